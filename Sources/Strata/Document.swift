@@ -1,0 +1,67 @@
+/// A parsed source: the tree of values read from one file (or the environment), with the warnings found
+/// while reading it.
+public struct Document: Sendable {
+  /// The path the document was read from (as given, before any root prefix), or a label such as
+  /// `environment` for sources that are not files.
+  public var path: String
+  /// The values, always a table at the top.
+  public var root: SettingValue
+  /// Warnings found while parsing (duplicate keys, unknown directives). Errors are thrown instead.
+  public var diagnostics: [Diagnostic]
+  /// Other files this document read (INI `!include` and `!includedir`), in the order read.
+  public var includedFiles: [String]
+
+  /// Creates a document.
+  public init(
+    path: String, root: SettingValue, diagnostics: [Diagnostic] = [], includedFiles: [String] = []
+  ) {
+    self.path = path
+    self.root = root
+    self.diagnostics = diagnostics
+    self.includedFiles = includedFiles
+  }
+}
+
+/// Limits and hooks that apply while parsing a file.
+public struct ParseOptions: Sendable {
+  /// The largest file accepted, in bytes (default 16 MiB). A larger file is a `fileTooLarge` error.
+  public var maxFileSize: Int
+  /// The deepest nesting of arrays and tables accepted (default 512). Deeper is `nestingTooDeep`.
+  public var maxDepth: Int
+  /// The most files one INI file may include, directly or not (default 256).
+  public var maxIncludedFiles: Int
+  /// Maps a path as written in a configuration (`/etc/demo/x.ini`) to where it is on disk (under a test
+  /// root, say). The default is the identity.
+  public var resolvePath: @Sendable (String) -> String
+
+  /// Creates options; every parameter has the default described on its property.
+  public init(
+    maxFileSize: Int = 16 << 20, maxDepth: Int = 512, maxIncludedFiles: Int = 256,
+    resolvePath: @escaping @Sendable (String) -> String = { $0 }
+  ) {
+    self.maxFileSize = maxFileSize
+    self.maxDepth = maxDepth
+    self.maxIncludedFiles = maxIncludedFiles
+    self.resolvePath = resolvePath
+  }
+}
+
+/// A file format: parses bytes into a ``Document`` with positions, and serializes a tree back to bytes.
+///
+/// Conforming types are stateless values. `parse` must never crash, hang or recurse without bound on
+/// any input: every input yields a document or a ``StrataError`` with file:line:column.
+/// `serialize` followed by `parse` gives back an equal tree (for INI, with scalars turned to strings).
+public protocol ConfigFormat: Sendable {
+  /// A short name: `json`, `plist`, `ini`.
+  static var name: String { get }
+  /// File extensions (lower case, without the dot) that select this format.
+  static var fileExtensions: [String] { get }
+  /// Parses the bytes of a file.
+  /// - Parameters:
+  ///   - bytes: the whole file.
+  ///   - path: the path reported in origins and errors.
+  ///   - options: limits; `resolvePath` is used by formats that read other files.
+  func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document
+  /// Serializes a tree (a table at the top) to the bytes of a file.
+  func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8]
+}

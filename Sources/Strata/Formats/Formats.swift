@@ -1,0 +1,47 @@
+/// The formats Strata knows, and how a file's extension selects one.
+public enum Formats {
+  /// Every built-in format.
+  public static let all: [any ConfigFormat] = [JSONFormat(), PropertyListFormat(), INIFormat()]
+
+  /// The format for a path, chosen by its extension (case-insensitive), or `nil`.
+  public static func format(forPath path: String) -> (any ConfigFormat)? {
+    guard let ext = fileExtension(of: path) else { return nil }
+    return all.first { type(of: $0).fileExtensions.contains(ext) }
+  }
+
+  /// The format with the given name (`json`, `plist`, `ini`), or `nil`.
+  public static func format(named name: String) -> (any ConfigFormat)? {
+    all.first { type(of: $0).name == name.lowercased() }
+  }
+
+  /// Every extension that selects some format.
+  public static var allExtensions: [String] { all.flatMap { type(of: $0).fileExtensions } }
+
+  /// Reads and parses a file, choosing the format by extension.
+  /// - Parameters:
+  ///   - path: the path as reported in origins (before `options.resolvePath`).
+  ///   - options: limits; the file is read from `options.resolvePath(path)`.
+  /// - Returns: the document, or `nil` when the file does not exist.
+  /// - Throws: ``StrataError`` when the file cannot be read or parsed, or its format is unknown.
+  public static func load(path: String, options: ParseOptions = ParseOptions()) throws(StrataError)
+    -> Document?
+  {
+    guard let format = format(forPath: path) else {
+      throw StrataError(
+        .unsupportedFormat,
+        "unknown file type; expected one of: \(allExtensions.map { "." + $0 }.joined(separator: ", "))",
+        path: path)
+    }
+    guard
+      let bytes = try FileReader.read(options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
+    else { return nil }
+    return try format.parse(bytes, path: path, options: options)
+  }
+
+  /// The extension of the last path component, lower-cased, without the dot; `nil` if there is none.
+  static func fileExtension(of path: String) -> String? {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    return String(name[name.index(after: dot)...]).lowercased()
+  }
+}

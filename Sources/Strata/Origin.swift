@@ -1,0 +1,34 @@
+/// Where a value came from: a position in a file, an environment variable, a code default, or a runtime
+/// write.
+///
+/// Every node of a ``SettingValue`` tree carries one, so that any effective setting can say which file
+/// and line (or which variable) produced it.
+public enum Origin: Sendable, Hashable, CustomStringConvertible {
+  /// A position in a file. Lines and columns count from 1; a column counts UTF-8 bytes, as compilers do.
+  /// Formats without positions (binary property lists) use line 0 and column 0.
+  case file(path: String, line: Int, column: Int)
+  /// An environment variable, by its name.
+  case environment(variable: String)
+  /// A default declared in code.
+  case codeDefault
+  /// A value set at run time through the store (not from any file).
+  case runtime
+
+  /// The text shown in dumps and diagnostics: `/etc/demo/demo.ini:12:8`, `env:DEMO_SERVER_PORT`,
+  /// `default`, `runtime`.
+  public var description: String {
+    switch self {
+    case .file(let path, let line, let column):
+      line > 0 ? "\(path):\(line):\(column)" : path
+    case .environment(let variable): "env:\(variable)"
+    case .codeDefault: "default"
+    case .runtime: "runtime"
+    }
+  }
+
+  /// The file path, when the origin is a file.
+  public var path: String? {
+    if case .file(let path, _, _) = self { return path }
+    return nil
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import Strata
+
+/// The repository's root directory, found from this file's path.
+let repositoryRoot: String = {
+  var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+  parts.removeLast(4)  // Tests/StrataTests/Support/TestSupport.swift
+  return parts.joined(separator: "/")
+}()
+
+/// `../shared/conformance` beside the repository.
+let conformanceDirectory = repositoryRoot + "/../shared/conformance"
+
+/// Runs `body` with a fresh temporary directory outside /tmp (so editors behave as on /etc), removed after.
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+  let base = "/var/tmp"
+  let dir = base + "/strata-test-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: dir) }
+  return try body(dir)
+}
+
+/// Writes a UTF-8 file, creating its directories.
+func write(_ text: String, to path: String) throws {
+  let dir = (path as NSString).deletingLastPathComponent
+  try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+  try text.write(toFile: path, atomically: false, encoding: .utf8)
+}
+
+/// Parses text with a format, for tests.
+func parse(_ text: String, as format: some ConfigFormat, path: String = "test") throws -> Document {
+  try format.parse(Array(text.utf8), path: path, options: ParseOptions())
+}
+
+/// The error a parse throws, or `nil` when it succeeds.
+func parseError(_ text: String, as format: some ConfigFormat, path: String = "test") -> StrataError? {
+  do {
+    _ = try format.parse(Array(text.utf8), path: path, options: ParseOptions())
+    return nil
+  } catch {
+    return error
+  }
+}
