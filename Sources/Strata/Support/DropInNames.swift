@@ -1,0 +1,22 @@
+/// Which file names in a drop-in directory (`APP.conf.d/`, an INI `!includedir`) are configuration.
+///
+/// Editors and deployment tools leave temporary files next to the ones they write: vim's `4913` probe
+/// and `f~` backup, emacs's `.#f` lock and `#f#` autosave, rsync's `.f.XXXXXX`, ansible's
+/// `.ansible_tmpXXXXf`, chef's `.chef-f.ini`, sed's `sedXXXXXX`, dpkg's `f.ini.dpkg-new`. None of them
+/// may ever be loaded, even for a moment, so the rule is an allow-list: a name is loaded only if it has
+/// one of the wanted extensions and does not start with `.` or `#` or end with `~`.
+enum DropInNames {
+  /// Whether `name` (a file name, not a path) is a drop-in with one of `extensions` (lower case, no dot).
+  static func shouldLoad(_ name: String, extensions: [String]) -> Bool {
+    guard let first = name.first, first != ".", first != "#", name.last != "~" else { return false }
+    guard let ext = Formats.fileExtension(of: name) else { return false }
+    return extensions.contains(ext)
+  }
+
+  /// The drop-in names among `names`, sorted by byte order of the name (as systemd sorts them).
+  static func sorted(_ names: [String], extensions: [String]) -> [String] {
+    names.filter { shouldLoad($0, extensions: extensions) }.sorted {
+      Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
+    }
+  }
+}
