@@ -1,1 +1,49 @@
-print("config-dump")
+import Glibc
+import Strata
+
+/// The exit statuses `--help` documents.
+enum ExitStatus: Int32 {
+  case success = 0
+  case configurationError = 1
+  case usageError = 2
+  case keyNotFound = 3
+}
+
+/// Writes all of `text` to a file descriptor (unbuffered, so stdout and stderr interleave in order).
+func write(_ text: String, to fd: Int32) {
+  var bytes = Array(text.utf8)[...]
+  while !bytes.isEmpty {
+    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    if written < 0 {
+      if errno == EINTR { continue }
+      return  // a closed pipe (`config-dump | head`): nothing more can be said
+    }
+    bytes = bytes.dropFirst(written)
+  }
+}
+
+func writeError(_ text: String) { write(text, to: STDERR_FILENO) }
+func writeOutput(_ text: String) { write(text, to: STDOUT_FILENO) }
+
+func exit(_ status: ExitStatus) -> Never {
+  exit(status.rawValue)
+}
+
+// A closed pipe must end the write, not kill the process mid-output with SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+
+let arguments: Arguments
+do {
+  arguments = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  writeError("config-dump: \(error.message)\nRun 'config-dump --help' for usage.\n")
+  exit(.usageError)
+}
+if arguments.help {
+  writeOutput(usage)
+  exit(.success)
+}
+
+let command = DumpCommand(arguments: arguments, environment: processEnvironment())
+let status = command.run(output: writeOutput, errors: writeError)
+exit(status)

@@ -1,0 +1,36 @@
+/// How a snapshot is printed.
+public struct DumpOptions: Sendable {
+  /// The output formats.
+  public enum Format: String, Sendable, CaseIterable {
+    /// Aligned columns: key, value, and with origins, where it came from.
+    case table
+    /// The merged tree as JSON (dates as ISO 8601 strings, data as base64).
+    case json
+    /// The merged tree as INI.
+    case ini
+    /// The merged tree as an XML property list.
+    case plist
+    /// `export PREFIX_KEY=value` lines a shell can source.
+    case env
+  }
+
+  /// The output format.
+  public var format: Format
+  /// Whether to show where each value came from (table, json, env).
+  public var showOrigin: Bool
+  /// Whether to show the lower values each key hides (table, json).
+  public var showShadowed: Bool
+  /// The environment prefix used by the `env` format, without the trailing `_`.
+  public var environmentPrefix: String?
+
+  /// Creates options.
+  public init(
+    format: Format = .table, showOrigin: Bool = false, showShadowed: Bool = false,
+    environmentPrefix: String? = nil
+  ) {
+    self.format = format
+    self.showOrigin = showOrigin
+    self.showShadowed = showShadowed
+    self.environmentPrefix = environmentPrefix
+  }
+}

@@ -1,0 +1,104 @@
+import FoundationEssentials
+
+/// The `PREFIX_*` environment variables, as a layer.
+///
+/// A variable whose name equals the generated name of a known key (see ``EnvironmentNames``) overrides
+/// that key. Any other `PREFIX_` variable maps by `__` separators and is reported as unknown, so that a
+/// typo is seen by `config-dump --check`. A variable that would match but for its letter case is
+/// reported and ignored: variable names are case-sensitive. Values are strings; typed conversion
+/// happens against the declared type.
+public struct EnvironmentLayer: Layer {
+  /// Always ``Scope/environment``.
+  public var scope: Scope { .environment }
+  /// A label for messages.
+  public var name: String { "environment (\(prefix)_*)" }
+  /// The prefix, without the trailing `_` (`DEMO`).
+  public var prefix: String
+  /// The variables to read; by default the process environment when the layer was created.
+  public var variables: [String: String]
+  /// Keys known besides those of the lower layers (a declared schema).
+  public var declaredKeys: [String]
+
+  /// Creates the layer.
+  /// - Parameters:
+  ///   - prefix: the prefix without the trailing `_`, such as `DEMO`.
+  ///   - variables: the environment (default: the process's).
+  ///   - declaredKeys: keys to accept besides those of the lower layers.
+  public init(
+    prefix: String, variables: [String: String] = ProcessInfo.processInfo.environment,
+    declaredKeys: [String] = []
+  ) {
+    self.prefix = prefix
+    self.variables = variables
+    self.declaredKeys = declaredKeys
+  }
+
+  /// Maps the variables onto the known keys.
+  public func load(_ context: LoadContext) -> LayerContents {
+    var contents = LayerContents()
+    var keysByName: [String: [String]] = [:]
+    var seen: Set<String> = []
+    for key in context.knownKeys + declaredKeys where seen.insert(key).inserted {
+      keysByName[EnvironmentNames.variableName(forKey: key, prefix: prefix), default: []].append(key)
+    }
+    for (name, keys) in keysByName.sorted(by: { $0.key < $1.key }) where keys.count > 1 {
+      contents.diagnostics.append(
+        Diagnostic(
+          .warning,
+          StrataError(
+            .nameCollision,
+            "keys \(keys.map { "'\($0)'" }.joined(separator: " and ")) share the environment variable \(name); "
+              + "it overrides all of them")))
+    }
+    let upperPrefix = prefix + "_"
+    var root = SettingValue.emptyTable(origin: .environment(variable: upperPrefix + "*"))
+    for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
+      let origin = Origin.environment(variable: name)
+      if let keys = keysByName[name] {
+        for key in keys { root.set(SettingValue(.string(value), origin: origin), at: key) }
+      } else if name.hasPrefix(upperPrefix) {
+        guard let key = EnvironmentNames.fallbackKey(forVariable: name, prefix: prefix) else { continue }
+        root.set(SettingValue(.string(value), origin: origin), at: key)
+        contents.diagnostics.append(
+          Diagnostic(
+            .warning,
+            StrataError(
+              .unknownKey, "environment variable \(name) matches no known setting; it sets '\(key)'",
+              path: "env:\(name)")))
+      } else if name.uppercased().hasPrefix(upperPrefix) {
+        let upper = name.uppercased()
+        let hint = keysByName[upper] != nil ? " (did you mean \(upper)?)" : ""
+        contents.diagnostics.append(
+          Diagnostic(
+            .warning,
+            StrataError(
+              .unknownKey, "environment variable \(name) is ignored: names are case-sensitive\(hint)",
+              path: "env:\(name)")))
+      }
+    }
+    contents.documents.append(Document(path: "environment", root: root))
+    return contents
+  }
+}
+
+extension SettingValue {
+  /// Sets `value` at a dotted key below this table, creating tables on the way (and replacing any
+  /// non-table in the way).
+  mutating func set(_ value: SettingValue, at key: String) {
+    set(
+      value, atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+  }
+
+  private mutating func set(_ value: SettingValue, atComponents components: ArraySlice<String>) {
+    guard let first = components.first else {
+      self = value
+      return
+    }
+    var table = self.table ?? SettingTable()
+    var child = table[first] ?? .emptyTable(origin: value.origin)
+    if components.count > 1, !child.isTable { child = .emptyTable(origin: value.origin) }
+    child.set(value, atComponents: components.dropFirst())
+    table[first] = child
+    kind = .table(table)
+  }
+}

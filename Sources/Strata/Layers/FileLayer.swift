@@ -1,0 +1,126 @@
+/// A layer read from files: a list of main files, then the drop-ins of a `.conf.d` directory.
+///
+/// Main files that exist are loaded in the order given (a missing one is simply absent). Drop-ins are
+/// the files of ``dropInDirectory`` that ``DropInNames`` accepts, sorted by name. As systemd does, a
+/// drop-in that is empty or a symlink to `/dev/null` is not loaded, and a drop-in in
+/// ``overridingDropInDirectory`` (the system directory, for the vendor layer) replaces the same-named
+/// drop-in here, so an empty or `/dev/null` one there masks ours.
+public struct FileLayer: Layer {
+  /// Where the layer sits.
+  public var scope: Scope
+  /// A label for messages.
+  public var name: String
+  /// Main files, loaded in this order when they exist.
+  public var files: [String]
+  /// A directory of drop-ins, loaded after the main files.
+  public var dropInDirectory: String?
+  /// A directory whose drop-ins replace same-named ones of ``dropInDirectory``.
+  public var overridingDropInDirectory: String?
+  /// The extensions a drop-in may have (default: every format's, plus `conf`).
+  public var dropInExtensions: [String]
+  /// The most drop-ins loaded from the directory; more is an error and only the first ones load.
+  public var maxDropIns: Int
+  /// Whether a missing main file is an error (for files named explicitly, as on a command line) rather
+  /// than an absent layer.
+  public var requiresFiles: Bool
+
+  /// Creates a file layer.
+  public init(
+    scope: Scope, name: String? = nil, files: [String], dropInDirectory: String? = nil,
+    overridingDropInDirectory: String? = nil, dropInExtensions: [String] = Formats.allExtensions,
+    maxDropIns: Int = 1000, requiresFiles: Bool = false
+  ) {
+    self.requiresFiles = requiresFiles
+    self.scope = scope
+    self.name = name ?? scope.description
+    self.files = files
+    self.dropInDirectory = dropInDirectory
+    self.overridingDropInDirectory = overridingDropInDirectory
+    self.dropInExtensions = dropInExtensions
+    self.maxDropIns = maxDropIns
+  }
+
+  /// Reads every file that exists; unreadable or broken files become error diagnostics.
+  public func load(_ context: LoadContext) -> LayerContents {
+    var contents = LayerContents(paths: files)
+    for file in files {
+      if requiresFiles, FileSystem.entry(at: context.options.resolvePath(file)) == .missing {
+        contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
+        continue
+      }
+      Self.loadFile(file, into: &contents, options: context.options)
+    }
+    if let dropInDirectory {
+      contents.paths.append(dropInDirectory)
+      for file in dropIns(in: dropInDirectory, into: &contents, options: context.options) {
+        Self.loadFile(file, into: &contents, options: context.options)
+      }
+    }
+    return contents
+  }
+
+  /// The drop-in paths of `directory` to load, in order.
+  private func dropIns(in directory: String, into contents: inout LayerContents, options: ParseOptions)
+    -> [String]
+  {
+    let names: [String]
+    do {
+      guard
+        let listed = try FileSystem.contents(
+          ofDirectory: options.resolvePath(directory), reportedAs: directory)
+      else { return [] }
+      names = listed
+    } catch {
+      contents.diagnostics.append(Diagnostic(.error, error))
+      return []
+    }
+    var overridden: Set<String> = []
+    if let overridingDropInDirectory {
+      let resolved = options.resolvePath(overridingDropInDirectory)
+      overridden = Set(
+        (try? FileSystem.contents(ofDirectory: resolved, reportedAs: overridingDropInDirectory)) ?? [])
+    }
+    var paths: [String] = []
+    for name in DropInNames.sorted(names, extensions: dropInExtensions) where !overridden.contains(name) {
+      let path = joinPath(directory, name)
+      if Self.isMask(options.resolvePath(path)) { continue }
+      if paths.count == maxDropIns {
+        contents.diagnostics.append(
+          Diagnostic(
+            .error,
+            StrataError(
+              .tooManyFiles, "more than \(maxDropIns) drop-ins; the rest (from \(name) on) are not loaded",
+              path: directory)))
+        break
+      }
+      paths.append(path)
+    }
+    return paths
+  }
+
+  /// Whether a drop-in masks rather than configures: empty, or a symlink to `/dev/null`.
+  static func isMask(_ resolvedPath: String) -> Bool {
+    if FileSystem.entry(at: resolvedPath) == .symlink, FileSystem.symlinkTarget(resolvedPath) == "/dev/null" {
+      return true
+    }
+    return FileSystem.size(of: resolvedPath) == 0
+  }
+
+  /// Loads one file into `contents`. An empty main file is an empty document, not a syntax error, so
+  /// that `: > file` clears a layer as it does for systemd.
+  static func loadFile(_ path: String, into contents: inout LayerContents, options: ParseOptions) {
+    do {
+      if FileSystem.size(of: options.resolvePath(path)) == 0 {
+        contents.documents.append(
+          Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0))))
+        return
+      }
+      guard let document = try Formats.load(path: path, options: options) else { return }
+      contents.diagnostics += document.diagnostics
+      contents.paths += document.includedFiles
+      contents.documents.append(document)
+    } catch {
+      contents.diagnostics.append(Diagnostic(.error, error))
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import FoundationEssentials
+
+/// The standard places an app's configuration lives on Linux, lowest first.
+///
+/// For an app named `demo`:
+///
+/// | scope | files |
+/// |---|---|
+/// | vendor | `/usr/lib/demo/demo.{plist,json,ini}`, then `/usr/lib/demo/demo.conf.d/*` |
+/// | system | `/etc/demo/demo.{plist,json,ini}`, then `/etc/demo/demo.conf.d/*` |
+/// | user | `$XDG_CONFIG_HOME/demo/demo.{plist,json,ini}`, then `…/demo.conf.d/*` |
+/// | environment | `DEMO_*` variables |
+///
+/// Drop-ins sort by file name; a system drop-in replaces the same-named vendor one, and an empty one or
+/// a symlink to `/dev/null` masks it. With a ``root``, every absolute path is read under it (origins
+/// still show the path as the app sees it).
+public struct StandardLayout: Sendable {
+  /// The app's name, as in `/etc/NAME/NAME.ini`.
+  public var app: String
+  /// A directory under which all absolute paths are resolved (for tests and `config-dump --root`).
+  public var root: String?
+  /// The user's configuration directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`), as the app sees it.
+  public var userConfigHome: String?
+  /// The environment variable prefix, without the trailing `_`.
+  public var environmentPrefix: String
+  /// The variables the environment layer reads.
+  public var environment: [String: String]
+
+  /// Creates the layout of an app.
+  /// - Parameters:
+  ///   - app: the app's name.
+  ///   - root: an optional directory under which absolute paths are resolved.
+  ///   - environment: the process environment (for `XDG_CONFIG_HOME`, `HOME` and the `PREFIX_*`
+  ///     variables).
+  public init(
+    app: String, root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    self.app = app
+    self.root = root
+    self.environment = environment
+    self.environmentPrefix = EnvironmentNames.prefix(forApp: app)
+    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+      userConfigHome = xdg
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+      userConfigHome = joinPath(home, ".config")
+    }
+  }
+
+  /// The main files of a directory: `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, loaded in that order.
+  public func mainFiles(in directory: String) -> [String] {
+    ["plist", "json", "ini"].map { joinPath(directory, "\(app).\($0)") }
+  }
+
+  /// The vendor directory, `/usr/lib/APP`.
+  public var vendorDirectory: String { "/usr/lib/\(app)" }
+  /// The system directory, `/etc/APP`.
+  public var systemDirectory: String { "/etc/\(app)" }
+  /// The user directory, `$XDG_CONFIG_HOME/APP`, or `nil` when neither it nor `HOME` is set.
+  public var userDirectory: String? { userConfigHome.map { joinPath($0, app) } }
+
+  /// The layers, lowest first: vendor, system, user, environment.
+  public var layers: [any Layer] {
+    let systemDropIns = joinPath(systemDirectory, "\(app).conf.d")
+    var layers: [any Layer] = [
+      FileLayer(
+        scope: .vendor, files: mainFiles(in: vendorDirectory),
+        dropInDirectory: joinPath(vendorDirectory, "\(app).conf.d"), overridingDropInDirectory: systemDropIns),
+      FileLayer(scope: .system, files: mainFiles(in: systemDirectory), dropInDirectory: systemDropIns),
+    ]
+    if let userDirectory {
+      layers.append(
+        FileLayer(
+          scope: .user, files: mainFiles(in: userDirectory),
+          dropInDirectory: joinPath(userDirectory, "\(app).conf.d")))
+    }
+    layers.append(EnvironmentLayer(prefix: environmentPrefix, variables: environment))
+    return layers
+  }
+
+  /// Parse options whose `resolvePath` puts absolute paths under ``root``.
+  public func options(_ base: ParseOptions = ParseOptions()) -> ParseOptions {
+    var options = base
+    if let root { options.resolvePath = rootResolver(root) }
+    return options
+  }
+
+  /// The whole stack, ready to load.
+  public func stack(options: ParseOptions = ParseOptions()) -> LayerStack {
+    LayerStack(layers: layers, options: self.options(options))
+  }
+}
+
+/// A `resolvePath` that puts absolute paths under `root` (relative paths are left alone).
+func rootResolver(_ root: String) -> @Sendable (String) -> String {
+  let base = root.hasSuffix("/") ? String(root.dropLast()) : root
+  return { path in path.hasPrefix("/") ? base + path : path }
+}

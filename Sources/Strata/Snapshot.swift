@@ -1,0 +1,113 @@
+/// The merged configuration at one moment: every key's effective value, where it came from, and the
+/// lower values it hides.
+///
+/// A snapshot is immutable and shared; the store swaps in a new one (with the next generation number)
+/// when a source changes, so a reader always sees one whole generation.
+public final class Snapshot: Sendable {
+  /// One leaf key of the merged configuration.
+  public struct Entry: Sendable {
+    /// The dotted key, such as `server.port`.
+    public var key: String
+    /// The effective value (its origin says where it came from).
+    public var value: SettingValue
+    /// The scope of the layer that supplied it.
+    public var scope: Scope
+    /// The values of lower layers that this one hides, nearest first.
+    public var shadowed: [Shadowed]
+
+    /// Where the effective value came from.
+    public var origin: Origin { value.origin }
+  }
+
+  /// A lower value hidden by the effective one.
+  public struct Shadowed: Sendable {
+    /// The hidden value.
+    public var value: SettingValue
+    /// The scope it came from.
+    public var scope: Scope
+  }
+
+  /// Increases by one with every reload that changed something.
+  public let generation: Int
+  /// The merged tree (tables merged key by key, later layers winning per leaf, arrays replacing).
+  public let root: SettingValue
+  /// Every leaf key in order of first appearance.
+  public let keys: [String]
+  /// Problems found while loading (files that were skipped, warnings).
+  public let diagnostics: [Diagnostic]
+  /// The documents that were merged, lowest first, with their scopes.
+  public let sources: [(scope: Scope, document: Document)]
+  private let entriesByKey: [String: Entry]
+
+  /// Merges documents, lowest first.
+  public init(generation: Int, sources: [(scope: Scope, document: Document)], diagnostics: [Diagnostic] = [])
+  {
+    self.generation = generation
+    self.sources = sources
+    self.diagnostics = diagnostics
+    var root = SettingValue.emptyTable(origin: .codeDefault)
+    var history: [String: [Shadowed]] = [:]
+    for (scope, document) in sources {
+      root.merge(document.root)
+      document.root.forEachLeaf { key, value in
+        history[key, default: []].append(Shadowed(value: value, scope: scope))
+      }
+    }
+    var keys: [String] = []
+    var entries: [String: Entry] = [:]
+    root.forEachLeaf { key, value in
+      keys.append(key)
+      var stack = history[key] ?? []
+      let top = stack.popLast()
+      entries[key] = Entry(key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed())
+    }
+    self.root = root
+    self.keys = keys
+    self.entriesByKey = entries
+  }
+
+  /// An empty snapshot (generation 0).
+  public static let empty = Snapshot(generation: 0, sources: [])
+
+  /// The entry for a leaf key, or `nil`.
+  public func entry(forKey key: String) -> Entry? { entriesByKey[key] }
+
+  /// The node at a dotted key (a leaf or a table), or `nil`.
+  public func value(forKey key: String) -> SettingValue? { root.value(at: key) }
+
+  /// Every leaf entry, in key order of first appearance.
+  public var entries: [Entry] { keys.compactMap { entriesByKey[$0] } }
+
+  /// Whether any diagnostic is an error.
+  public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+extension SettingValue {
+  /// Merges `other` over this tree: tables merge key by key, anything else replaces.
+  mutating func merge(_ other: SettingValue) {
+    guard case .table(var mine) = kind, case .table(let theirs) = other.kind else {
+      self = other
+      return
+    }
+    for (key, value) in theirs {
+      if var existing = mine[key], existing.isTable, value.isTable {
+        existing.merge(value)
+        mine[key] = existing
+      } else {
+        mine[key] = value
+      }
+    }
+    kind = .table(mine)
+  }
+
+  /// Calls `body` with the dotted key and value of every leaf (anything not a table), in order.
+  func forEachLeaf(prefix: String = "", _ body: (String, SettingValue) -> Void) {
+    guard case .table(let table) = kind else {
+      body(prefix, self)
+      return
+    }
+    for (key, value) in table {
+      value.forEachLeaf(prefix: prefix.isEmpty ? key : prefix + "." + key, body)
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import Strata
+
+/// What the command line asked for.
+struct Arguments {
+  var files: [String] = []
+  var app: String?
+  var root: String?
+  var home: String?
+  var environmentPrefix: String?
+  var format: DumpOptions.Format = .table
+  var showOrigin = false
+  var showShadowed = false
+  var key: String?
+  var check = false
+  var help = false
+  var maxFileSize: Int?
+
+  /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
+  struct UsageError: Error {
+    var message: String
+  }
+
+  /// Parses `arguments` (without the program name). Options take `--name value` or `--name=value`;
+  /// `--` ends the options.
+  static func parse(_ arguments: [String]) throws(UsageError) -> Arguments {
+    var result = Arguments()
+    var index = 0
+    var onlyFiles = false
+    func value(for option: String, inline: String?) throws(UsageError) -> String {
+      if let inline { return inline }
+      index += 1
+      guard index < arguments.count else { throw UsageError(message: "\(option) needs a value") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      defer { index += 1 }
+      if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
+        result.files.append(argument)
+        continue
+      }
+      var name = argument
+      var inline: String?
+      if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+        name = String(argument[..<equals])
+        inline = String(argument[argument.index(after: equals)...])
+      }
+      switch name {
+      case "--": onlyFiles = true
+      case "-h", "--help": result.help = true
+      case "--app": result.app = try value(for: name, inline: inline)
+      case "--root": result.root = try value(for: name, inline: inline)
+      case "--home": result.home = try value(for: name, inline: inline)
+      case "--env-prefix": result.environmentPrefix = try value(for: name, inline: inline)
+      case "--key": result.key = try value(for: name, inline: inline)
+      case "--format":
+        let text = try value(for: name, inline: inline)
+        guard let format = DumpOptions.Format(rawValue: text) else {
+          let names = DumpOptions.Format.allCases.map(\.rawValue).joined(separator: ", ")
+          throw UsageError(message: "unknown format '\(text)'; expected one of: \(names)")
+        }
+        result.format = format
+      case "--max-file-size":
+        let text = try value(for: name, inline: inline)
+        guard let size = Int(text), size > 0 else {
+          throw UsageError(message: "--max-file-size takes a positive number of bytes, not '\(text)'")
+        }
+        result.maxFileSize = size
+      case "--show-origin", "--show-shadowed", "--check":
+        if inline != nil { throw UsageError(message: "\(name) takes no value") }
+        switch name {
+        case "--show-origin": result.showOrigin = true
+        case "--show-shadowed": result.showShadowed = true
+        default: result.check = true
+        }
+      default:
+        throw UsageError(message: "unknown option '\(name)'")
+      }
+    }
+    try result.validate()
+    return result
+  }
+
+  private func validate() throws(UsageError) {
+    if help { return }
+    if files.isEmpty && app == nil {
+      throw UsageError(message: "nothing to load: give FILE arguments, or --app NAME")
+    }
+    if let app, app.isEmpty || app.contains("/") || app.hasPrefix(".") {
+      throw UsageError(message: "--app takes an app name such as 'demo', not '\(app)'")
+    }
+    if root != nil && app == nil { throw UsageError(message: "--root goes with --app") }
+    if home != nil && app == nil { throw UsageError(message: "--home goes with --app") }
+    if let home, !home.hasPrefix("/") {
+      throw UsageError(message: "--home takes an absolute path, not '\(home)'")
+    }
+    if let prefix = environmentPrefix, prefix.isEmpty || prefix.contains("=") {
+      throw UsageError(message: "--env-prefix takes a prefix such as DEMO, not '\(prefix)'")
+    }
+    if check && key != nil { throw UsageError(message: "--check and --key cannot be used together") }
+  }
+}

@@ -1,0 +1,130 @@
+import Glibc
+import Strata
+
+/// Loads what the arguments name and prints it; returns the exit status.
+struct DumpCommand {
+  var arguments: Arguments
+  var environment: [String: String]
+
+  func run(output: (String) -> Void, errors: (String) -> Void) -> ExitStatus {
+    if let root = arguments.root {
+      var info = stat()
+      guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        errors("config-dump: --root: no such directory: \(root)\nRun 'config-dump --help' for usage.\n")
+        return .usageError
+      }
+    }
+    let snapshot = stack().load()
+    let diagnostics = snapshot.diagnostics
+    if arguments.check {
+      for diagnostic in diagnostics { output("\(diagnostic)\n") }
+      let errorCount = diagnostics.filter { $0.severity == .error }.count
+      let files = Set(
+        snapshot.sources.compactMap { $0.document.root.origin.path ?? Optional($0.document.path) }
+      )
+      .filter { $0.hasPrefix("/") || $0.contains(".") }
+      output(
+        "checked \(files.count) file\(files.count == 1 ? "" : "s"), \(snapshot.keys.count) keys: "
+          + "\(errorCount) error\(errorCount == 1 ? "" : "s"), \(diagnostics.count - errorCount) warning"
+          + "\(diagnostics.count - errorCount == 1 ? "" : "s")\n")
+      return errorCount > 0 ? .configurationError : .success
+    }
+    for diagnostic in diagnostics { errors("\(diagnostic)\n") }
+    let options = DumpOptions(
+      format: arguments.format, showOrigin: arguments.showOrigin, showShadowed: arguments.showShadowed,
+      environmentPrefix: environmentPrefix)
+    do {
+      if let key = arguments.key {
+        guard let text = try Dump.render(key: key, of: snapshot, options: options) else {
+          errors("config-dump: key not found: \(key)\(suggestion(for: key, in: snapshot))\n")
+          return .keyNotFound
+        }
+        output(text)
+      } else {
+        output(try Dump.render(snapshot, options: options))
+      }
+    } catch {
+      errors("config-dump: \(error)\n")
+      return .configurationError
+    }
+    return snapshot.hasErrors ? .configurationError : .success
+  }
+
+  var environmentPrefix: String? {
+    arguments.environmentPrefix ?? arguments.app.map(EnvironmentNames.prefix(forApp:))
+  }
+
+  /// The layers: the app's standard file layers, then FILE arguments, then the environment.
+  func stack() -> LayerStack {
+    var options = ParseOptions()
+    if let size = arguments.maxFileSize { options.maxFileSize = size }
+    var layers: [any Layer] = []
+    if let app = arguments.app {
+      var layoutEnvironment = environment
+      if arguments.root != nil || arguments.home != nil {
+        // A test tree must not depend on who runs it: its home is fixed unless --home says otherwise.
+        layoutEnvironment["XDG_CONFIG_HOME"] = nil
+        layoutEnvironment["HOME"] = arguments.home ?? "/home/user"
+      }
+      let layout = StandardLayout(app: app, root: arguments.root, environment: layoutEnvironment)
+      options = layout.options(options)
+      layers += layout.layers.filter { $0.scope != .environment }
+    }
+    for file in arguments.files {
+      layers.append(FileLayer(scope: .user, name: file, files: [file], requiresFiles: true))
+    }
+    if let environmentPrefix {
+      layers.append(EnvironmentLayer(prefix: environmentPrefix, variables: environment))
+    }
+    return LayerStack(layers: layers, options: options)
+  }
+
+  /// ` (did you mean server.port?)` when a key differs only by case or a small typo.
+  func suggestion(for key: String, in snapshot: Snapshot) -> String {
+    let candidates = snapshot.keys + snapshot.keys.flatMap { prefixes(of: $0) }
+    if let match = candidates.first(where: { $0.lowercased() == key.lowercased() }) {
+      return " (did you mean \(match)? keys are case-sensitive)"
+    }
+    let close = candidates.filter { editDistance($0, key, limit: 2) <= 2 }
+    if let best = close.min(by: { editDistance($0, key, limit: 2) < editDistance($1, key, limit: 2) }) {
+      return " (did you mean \(best)?)"
+    }
+    return ""
+  }
+
+  private func prefixes(of key: String) -> [String] {
+    let parts = key.split(separator: ".")
+    return (1..<max(parts.count, 1)).map { parts[0..<$0].joined(separator: ".") }
+  }
+}
+
+/// The Levenshtein distance between two strings, or `limit + 1` once it is known to exceed `limit`.
+func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+  let a = Array(a.utf8)
+  let b = Array(b.utf8)
+  if abs(a.count - b.count) > limit { return limit + 1 }
+  var previous = Array(0...b.count)
+  for i in 1...max(a.count, 1) where !a.isEmpty {
+    var current = [i] + Array(repeating: 0, count: b.count)
+    for j in 1...max(b.count, 1) where !b.isEmpty {
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    }
+    if current.min()! > limit { return limit + 1 }
+    previous = current
+  }
+  return previous[b.count]
+}
+
+/// The process environment, read through Glibc (`environ`), without Foundation.
+func processEnvironment() -> [String: String] {
+  var result: [String: String] = [:]
+  var pointer = environ
+  while let entry = pointer.pointee {
+    let text = String(cString: entry)
+    if let equals = text.firstIndex(of: "=") {
+      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+    }
+    pointer += 1
+  }
+  return result
+}

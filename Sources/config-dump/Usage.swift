@@ -1,0 +1,43 @@
+/// The text of `config-dump --help`.
+let usage = """
+  USAGE: config-dump [options] [FILE...]
+
+  Prints the merged effective configuration, with where each value came from.
+
+  Sources (lowest first; later wins per key, tables merge, arrays replace):
+    FILE...               .json, .plist (XML or binary), .ini/.conf/.cfg files, stacked in the
+                          order given
+    --app NAME            the standard layers of app NAME:
+                            /usr/lib/NAME/NAME.{plist,json,ini} and NAME.conf.d/*   (vendor)
+                            /etc/NAME/NAME.{plist,json,ini} and NAME.conf.d/*       (system)
+                            $XDG_CONFIG_HOME/NAME/ (default ~/.config/NAME/)         (user)
+                            NAME_* environment variables                            (environment)
+                          FILE arguments, if any, stack above the user layer.
+    --root DIR            resolve every absolute path under DIR (a test tree); with it, the user
+                          layer is DIR/home/user/.config/NAME unless --home is given
+    --home DIR            the home directory (inside --root) for the user layer
+    --env-prefix P        the environment prefix (default: NAME upper-cased); with FILE arguments
+                          alone, adds a P_* environment layer on top
+    --max-file-size N     refuse files larger than N bytes (default 16777216)
+
+  Output:
+    --format F            table (default), json, ini, plist, or env (export lines for a shell)
+    --show-origin         show where each value came from: file:line:column, env:NAME, default
+    --show-shadowed       also show the lower-layer values each key hides
+    --key KEY             print only KEY (a dotted path such as server.port); a table prints as a
+                          subtree
+    --check               parse everything and print each problem as
+                          path:line:column: error|warning: message
+    -h, --help            show this help
+
+  Exit status:
+    0  success
+    1  configuration errors (reported on stderr; everything that loaded is still printed)
+    2  usage error
+    3  --key names a key that does not exist
+
+  Environment variables: a known key server.maxConnections is overridden by
+  PREFIX_SERVER_MAX_CONNECTIONS; other PREFIX_ variables map by "__" (PREFIX_DB__POOL_SIZE sets
+  db.pool_size) and are reported as unknown by --check.
+
+  """
