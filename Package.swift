@@ -10,7 +10,7 @@ let package = Package(
   targets: [
     .target(name: "Strata"),
     .executableTarget(name: "config-dump", dependencies: ["Strata"]),
-    .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+    .testTarget(name: "StrataTests", dependencies: ["Strata", "config-dump"]),
   ],
   swiftLanguageModes: [.v6]
 )

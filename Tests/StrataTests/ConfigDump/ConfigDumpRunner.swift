@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The result of running the built `config-dump`.
+struct DumpRun {
+  var status: Int32
+  var output: String
+  var errors: String
+}
+
+/// The `config-dump` binary built beside the test bundle.
+let configDumpPath: String = {
+  let exe =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  var dir = (exe as NSString).deletingLastPathComponent
+  // The test binary can sit inside a .xctest bundle directory.
+  while !dir.isEmpty && dir != "/" && !FileManager.default.fileExists(atPath: dir + "/config-dump") {
+    dir = (dir as NSString).deletingLastPathComponent
+  }
+  return dir + "/config-dump"
+}()
+
+/// Runs `config-dump` with arguments and an environment (nothing inherited but PATH), in `directory`.
+func runConfigDump(
+  _ arguments: [String], environment: [String: String] = [:], in directory: String = repositoryRoot
+)
+  throws -> DumpRun
+{
+  #expect(
+    FileManager.default.isExecutableFile(atPath: configDumpPath), "config-dump not built at \(configDumpPath)"
+  )
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: configDumpPath)
+  process.arguments = arguments
+  process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
+  process.currentDirectoryURL = URL(fileURLWithPath: directory)
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  let errData = err.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return DumpRun(
+    status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+    errors: String(decoding: errData, as: UTF8.self))
+}

@@ -1,0 +1,28 @@
+import Testing
+
+@testable import Strata
+
+@Suite struct DropInNamesTests {
+  let extensions = ["json", "plist", "ini", "conf"]
+
+  @Test(arguments: ["10-a.ini", "20-b.json", "x.plist", "z.conf", "UPPER.INI"])
+  func loads(name: String) {
+    #expect(DropInNames.shouldLoad(name, extensions: extensions))
+  }
+
+  @Test(arguments: [
+    "4913", ".10-a.ini", ".#10-a.ini", "#10-a.ini#", "10-a.ini~", "10-a.ini.swp", ".10-a.ini.XyZ123",
+    ".ansible_tmpab12cd10-a.ini", ".chef-10-a.ini", "sedAbC123", "10-a.ini.dpkg-new", "10-a.ini.bak",
+    "README",
+    "noext", ".ini",
+  ])
+  func skips(name: String) {
+    #expect(!DropInNames.shouldLoad(name, extensions: extensions))
+  }
+
+  @Test func sortsByBytes() {
+    #expect(
+      DropInNames.sorted(["b.ini", "10-x.json", "a.ini~", "9.ini", "B.ini", "4913"], extensions: extensions)
+        == ["10-x.json", "9.ini", "B.ini", "b.ini"])
+  }
+}
