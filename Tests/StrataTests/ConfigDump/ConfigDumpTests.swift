@@ -30,7 +30,7 @@ import Testing
     #expect(table["server.tls.enabled"] == ["yes", "/etc/demo/demo.conf.d/10-tls.ini:2:11"])
     #expect(table["log.level"] == ["debug", "/home/user/.config/demo/demo.json:3:14"])
     #expect(table["database.pool_size"] == ["10", "/usr/lib/demo/demo.plist:29:3"])
-    #expect(table["releasedAt"] == ["2026-11-01T09:00:00Z", "/usr/lib/demo/demo.plist:32:3"])
+    #expect(table["releasedAt"] == ["2026-11-01T09:00:00Z", "/usr/lib/demo/demo.plist:32:2"])
     #expect(table["server.allowed_origins"]?.first == "[https://example.com,")
     // The vendor telemetry drop-in is masked by /etc/demo/demo.conf.d/50-telemetry.json -> /dev/null.
     #expect(!run.output.contains("telemetry"))
