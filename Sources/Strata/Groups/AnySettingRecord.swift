@@ -1,0 +1,27 @@
+/// A setting of any type, for introspection: `group.allSettings`, `group.settings(withTraits: .secret)`.
+public struct AnySettingRecord: Sendable, CustomStringConvertible {
+  let box: any AnySettingBox
+
+  /// The full dotted key.
+  public var key: String { box.key }
+  /// The property's name in its group.
+  public var propertyName: String { box.propertyName }
+  /// The declared type, as written in Swift (`Int`, `[String]`, `Duration`).
+  public var typeName: String { box.typeName }
+  /// The effective value as text; `<redacted>` for secrets.
+  public var valueText: String { box.currentText().text }
+  /// Where the effective value came from.
+  public var origin: Origin { box.currentText().origin }
+  /// The traits.
+  public var traits: SettingTraits { box.traits }
+  /// The attributes.
+  public var attributes: SettingAttributes { box.attributes }
+  /// The default as a tree (`nil` for a nil optional); secrets included, for schema export only.
+  public var defaultValue: SettingValue? { box.defaultSettingValue }
+
+  /// `server.port = 8443 (/etc/demo/demo.ini:6:8)`, redacted for secrets.
+  public var description: String {
+    let (text, origin) = box.currentText()
+    return "\(key) = \(text) (\(origin))"
+  }
+}

@@ -1,0 +1,132 @@
+/// A typed setting, declared as a property of a ``SettingsGroup``.
+///
+/// ```swift
+/// final class ServerSettings: SettingsGroup {
+///   @Setting var host = "127.0.0.1"
+///   @Setting(key: "max_connections", validation: .range(1...100_000)) var maxConnections = 1024
+///   @Setting(traits: .secret, help: "Token for the admin API") var apiToken = ""
+/// }
+/// ```
+///
+/// Reading the property returns the value for the store's current generation, decoded once and cached.
+/// Assigning writes it to the store (see ``SettingsGroup``). `$name` is the setting's
+/// ``SettingRecord``. Used outside a `SettingsGroup`, `@Setting` does not compile.
+@propertyWrapper
+public struct Setting<Value: Sendable>: Sendable {
+  let box: SettingBox<Value>
+
+  /// Declares a setting of a `Codable` type (numbers, strings, Bool, Date, Data, URL, Duration, arrays,
+  /// dictionaries, optionals, `Codable` structs).
+  /// - Parameters:
+  ///   - wrappedValue: the default, used when no layer sets a usable value.
+  ///   - key: the key in its section (default: the property's name, in the group's key style).
+  ///   - traits: ``SettingTraits`` such as `.secret`.
+  ///   - help: a one-line description.
+  ///   - validation: a check the value must pass.
+  ///   - attributes: further attributes, such as `.attribute(\.uiSection, "Network")`.
+  public init(
+    wrappedValue: Value, key: String? = nil, traits: SettingTraits = [], help: String? = nil,
+    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+  ) where Value: Codable {
+    box = SettingBox(
+      defaultValue: wrappedValue, key: key, traits: traits, attributes: Self.attributes(help, attributes),
+      validation: validation,
+      decode: { value, key throws(StrataError) in
+        try SettingDecoder().decode(Value.self, from: value, key: key)
+      },
+      encode: { value throws(StrataError) in try SettingEncoder().encode(value) })
+  }
+
+  /// Declares a setting of a `RawRepresentable` type, stored as its raw value.
+  public init(
+    wrappedValue: Value, key: String? = nil, traits: SettingTraits = [], help: String? = nil,
+    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+  ) where Value: RawRepresentable, Value.RawValue: Codable {
+    box = SettingBox(
+      defaultValue: wrappedValue, key: key, traits: traits, attributes: Self.attributes(help, attributes),
+      validation: validation, decode: Self.decodeRaw, encode: Self.encodeRaw)
+  }
+
+  /// Declares a setting of a `RawRepresentable` type that is also `Codable`: stored as its raw value.
+  public init(
+    wrappedValue: Value, key: String? = nil, traits: SettingTraits = [], help: String? = nil,
+    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+  ) where Value: RawRepresentable & Codable, Value.RawValue: Codable {
+    box = SettingBox(
+      defaultValue: wrappedValue, key: key, traits: traits, attributes: Self.attributes(help, attributes),
+      validation: validation, decode: Self.decodeRaw, encode: Self.encodeRaw)
+  }
+
+  @Sendable private static func decodeRaw(_ value: SettingValue, _ key: String) throws(StrataError) -> Value
+  where Value: RawRepresentable, Value.RawValue: Codable {
+    let raw = try SettingDecoder().decode(Value.RawValue.self, from: value, key: key)
+    guard let decoded = Value(rawValue: raw) else {
+      throw located(
+        StrataError(
+          .invalidValue, "\(value.description) is not a valid \(describeType(Value.self)) for \(key)"),
+        value.origin)
+    }
+    return decoded
+  }
+
+  @Sendable private static func encodeRaw(_ value: Value) throws(StrataError) -> SettingValue?
+  where Value: RawRepresentable, Value.RawValue: Codable {
+    try SettingEncoder().encode(value.rawValue)
+  }
+
+  private static func attributes(_ help: String?, _ list: [SettingAttribute]) -> SettingAttributes {
+    var attributes = SettingAttributes()
+    if let help { attributes.help = help }
+    for item in list { attributes = attributes.merging(item.attributes) }
+    return attributes
+  }
+
+  /// Not available: `@Setting` works only on properties of a ``SettingsGroup`` subclass.
+  @available(*, unavailable, message: "@Setting can only be used on properties of a SettingsGroup subclass")
+  public var wrappedValue: Value {
+    get { fatalError("unavailable") }
+    // swift-format-ignore
+    set { fatalError("unavailable") }
+  }
+
+  /// The setting's record: value, origin, shadowed values, streams, traits and attributes.
+  public var projectedValue: SettingRecord<Value> { SettingRecord(box: box) }
+
+  /// Reads and writes the setting through its group (the enclosing-instance form of a property wrapper).
+  public static subscript<Group: SettingsGroup>(
+    _enclosingInstance group: Group,
+    wrapped wrappedKeyPath: ReferenceWritableKeyPath<Group, Value>,
+    storage storageKeyPath: ReferenceWritableKeyPath<Group, Setting<Value>>
+  ) -> Value {
+    get {
+      let box = group[keyPath: storageKeyPath].box
+      box.installObserverIfNeeded {
+        // Key paths are immutable values; this one is only read by the hook.
+        nonisolated(unsafe) let wrappedKeyPath = wrappedKeyPath
+        return { [weak group] in
+          guard let group else { return }
+          group.registrar.withMutation(of: group, keyPath: wrappedKeyPath) {}
+        }
+      }
+      group.registrar.access(group, keyPath: wrappedKeyPath)
+      return box.read()
+    }
+    set {
+      let box = group[keyPath: storageKeyPath].box
+      do {
+        try SettingRecord(box: box).set(newValue)
+      } catch {
+        box.store?.report(error, forKey: box.key)
+      }
+    }
+  }
+}
+
+/// What the group's Mirror walk looks for.
+protocol SettingProperty {
+  var anyBox: any AnySettingBox { get }
+}
+
+extension Setting: SettingProperty {
+  var anyBox: any AnySettingBox { box }
+}

@@ -1,0 +1,283 @@
+import Synchronization
+
+/// What the store and introspection need of a setting, whatever its type.
+protocol AnySettingBox: AnyObject, Sendable {
+  /// The full dotted key (`server.port`), empty until bound.
+  var key: String { get }
+  /// The property's name in its group.
+  var propertyName: String { get }
+  /// The traits.
+  var traits: SettingTraits { get }
+  /// The attributes.
+  var attributes: SettingAttributes { get }
+  /// The declared type's name (`Int`, `[String]`, `Duration`).
+  var typeName: String { get }
+  /// The default, as a tree (nil when it cannot be encoded, or is nil).
+  var defaultSettingValue: SettingValue? { get }
+  /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
+  /// typed value changed. Returns the problems found resolving it.
+  func apply(_ snapshot: Snapshot) -> [Diagnostic]
+  /// The current value as text (redacted for secrets) and its origin.
+  func currentText() -> (text: String, origin: Origin)
+  /// The key given in the declaration (`@Setting(key: "max_connections")`), if any.
+  var declaredKey: String? { get }
+  /// Binds the setting to a store and its full key.
+  func bind(store: SettingsStore, key: String, propertyName: String)
+  /// Ends every stream.
+  func finish()
+}
+
+/// The state of one declared setting: its declaration, its binding to a store and key, the value cached
+/// for the current generation, and its subscribers.
+///
+/// A `Setting` (a struct stored in the group) holds one box; the store holds it weakly.
+final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
+  // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its Mutex.
+  let defaultValue: Value
+  let declaredKey: String?
+  let traits: SettingTraits
+  let attributes: SettingAttributes
+  let validation: SettingValidation<Value>?
+  let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
+  let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
+  let state: Mutex<State>
+
+  struct State {
+    var store: SettingsStore?
+    var key = ""
+    var propertyName = ""
+    /// The value for `generation` (-1: nothing cached yet).
+    var generation = -1
+    var value: Value
+    var origin: Origin = .codeDefault
+    /// The encoded form of the last value delivered to streams and observers, for typed comparison.
+    var delivered: SettingValue?
+    var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
+    var nextContinuation = 0
+    var observe: (@Sendable () -> Void)?
+  }
+
+  init(
+    defaultValue: Value, key: String?, traits: SettingTraits, attributes: SettingAttributes,
+    validation: SettingValidation<Value>?,
+    decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
+    encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
+  ) {
+    self.defaultValue = defaultValue
+    self.declaredKey = key
+    self.traits = traits
+    var attributes = attributes
+    if let validation { attributes.validationSummary = validation.summary }
+    self.attributes = attributes
+    self.validation = validation
+    self.decode = decode
+    self.encode = encode
+    self.state = Mutex(State(value: defaultValue))
+  }
+
+  var key: String { state.withLock { $0.key } }
+  var propertyName: String { state.withLock { $0.propertyName } }
+  var store: SettingsStore? { state.withLock { $0.store } }
+  var typeName: String { describeType(Value.self) }
+  var defaultSettingValue: SettingValue? { try? encode(defaultValue) }
+
+  /// Binds the box to a store and key (at group init, or when a nested group is re-bound).
+  func bind(store: SettingsStore, key: String, propertyName: String) {
+    state.withLock { state in
+      state.store = store
+      state.key = key
+      state.propertyName = propertyName
+      state.generation = -1
+    }
+  }
+
+  /// The value for the current generation: from the cache when it is current (a lock held only to copy
+  /// the value), else resolved outside the lock and cached.
+  func read() -> Value {
+    let (store, generation, cached) = state.withLock { state in
+      (state.store, state.generation, state.value)
+    }
+    guard let store else { return defaultValue }
+    if store.pinCount.load(ordering: .relaxed) == 0 {
+      if generation == store.generationCounter.load(ordering: .acquiring) { return cached }
+    }
+    let snapshot = store.readingSnapshot()
+    if snapshot.generation == generation { return cached }
+    let resolved = resolve(in: snapshot, key: key)
+    state.withLock { state in
+      if state.generation < snapshot.generation, store.snapshot.generation == snapshot.generation {
+        state.generation = snapshot.generation
+        state.value = resolved.value
+        state.origin = resolved.origin
+      }
+    }
+    return resolved.value
+  }
+
+  /// The value, origin and problems for a snapshot: the effective value if it converts and validates,
+  /// else the next lower layer's, else the default.
+  func resolve(in snapshot: Snapshot, key: String) -> (
+    value: Value, origin: Origin, diagnostics: [Diagnostic]
+  ) {
+    var candidates: [SettingValue] = []
+    if let entry = snapshot.entry(forKey: key) {
+      candidates = [entry.value] + entry.shadowed.map(\.value)
+    } else if let node = snapshot.value(forKey: key) {
+      candidates = [node]
+    }
+    var diagnostics: [Diagnostic] = []
+    for candidate in candidates {
+      do {
+        let value = try decode(candidate, key)
+        if let validation, !validation.check(value) {
+          let shown = traits.contains(.secret) ? redactedText : candidate.description
+          diagnostics.append(
+            Diagnostic(
+              .error,
+              located(
+                StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)"),
+                candidate.origin)))
+          continue
+        }
+        return (value, candidate.origin, diagnostics)
+      } catch {
+        var error = error
+        if traits.contains(.secret) {
+          error.message = "expected \(typeName) for \(key), found \(redactedText)"
+        }
+        diagnostics.append(Diagnostic(.error, located(error, candidate.origin)))
+      }
+    }
+    return (defaultValue, .codeDefault, diagnostics)
+  }
+
+  func apply(_ snapshot: Snapshot) -> [Diagnostic] {
+    let key = self.key
+    let resolved = resolve(in: snapshot, key: key)
+    let encoded = try? encode(resolved.value)
+    let (listeners, observe) = state.withLock {
+      state -> ([AsyncStream<Value>.Continuation], (@Sendable () -> Void)?) in
+      if state.generation < snapshot.generation {
+        state.generation = snapshot.generation
+        state.value = resolved.value
+        state.origin = resolved.origin
+      }
+      let first = state.delivered == nil
+      let changed = !first && !(state.delivered == encoded)
+      state.delivered = encoded ?? SettingValue(.string(""), origin: .codeDefault)
+      guard changed else { return ([], nil) }
+      return (Array(state.continuations.values), state.observe)
+    }
+    observe?()
+    for continuation in listeners { continuation.yield(resolved.value) }
+    return resolved.diagnostics
+  }
+
+  func currentText() -> (text: String, origin: Origin) {
+    let value = read()
+    let origin = state.withLock { $0.origin }
+    if traits.contains(.secret) { return (redactedText, origin) }
+    let text = (try? encode(value)).flatMap { $0 }.map(ValueText.plain) ?? "nil"
+    return (text, origin)
+  }
+
+  /// The origin of the current value.
+  var origin: Origin {
+    _ = read()
+    return state.withLock { $0.origin }
+  }
+
+  /// A stream of every later change of the typed value.
+  func changes() -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    subscribe(continuation)
+    return stream
+  }
+
+  /// The current value, then every change.
+  func values() -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    continuation.yield(read())
+    subscribe(continuation)
+    return stream
+  }
+
+  private func subscribe(_ continuation: AsyncStream<Value>.Continuation) {
+    let id = state.withLock { state in
+      if state.delivered == nil { state.delivered = (try? encode(state.value)) ?? nil }
+      let id = state.nextContinuation
+      state.nextContinuation += 1
+      state.continuations[id] = continuation
+      return id
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
+    }
+  }
+
+  /// Ends every stream (the group was released, or the store shut down).
+  func finish() {
+    let continuations = state.withLock { state in
+      defer { state.continuations = [:] }
+      return Array(state.continuations.values)
+    }
+    for continuation in continuations { continuation.finish() }
+  }
+
+  /// Installs the Observation hook once (from the first typed read, which knows the key path).
+  func installObserverIfNeeded(_ make: () -> @Sendable () -> Void) {
+    let needed = state.withLock { $0.observe == nil }
+    guard needed else { return }
+    let hook = make()
+    state.withLock { state in if state.observe == nil { state.observe = hook } }
+  }
+}
+
+/// An error with the position of the node it is about, unless it already has one.
+func located(_ error: StrataError, _ origin: Origin) -> StrataError {
+  var error = error
+  guard error.path == nil else { return error }
+  switch origin {
+  case .file(let path, let line, let column):
+    error.path = path
+    error.line = line
+    error.column = column
+  case .environment(let variable): error.path = "env:\(variable)"
+  case .codeDefault, .runtime: break
+  }
+  return error
+}
+
+/// A type's name as a user writes it: `Int`, `[String]`, `String?`, `[String: Int]`.
+func describeType(_ type: Any.Type) -> String {
+  sugared(String(describing: type))
+}
+
+/// Rewrites `Array<X>`, `Optional<X>` and `Dictionary<K, V>` in a type name into their sugared forms.
+func sugared(_ name: String) -> String {
+  guard let open = name.firstIndex(of: "<"), name.hasSuffix(">") else { return name }
+  let base = name[..<open]
+  let inner = name[name.index(after: open)..<name.index(before: name.endIndex)]
+  // Split the generic arguments at top-level commas.
+  var arguments: [String] = []
+  var depth = 0
+  var current = ""
+  for character in inner {
+    if character == "<" { depth += 1 }
+    if character == ">" { depth -= 1 }
+    if character == "," && depth == 0 {
+      arguments.append(current.filter { $0 != " " })
+      current = ""
+    } else {
+      current.append(character)
+    }
+  }
+  arguments.append(current.filter { $0 != " " })
+  let parts = arguments.map(sugared)
+  switch (base, parts.count) {
+  case ("Array", 1): return "[\(parts[0])]"
+  case ("Optional", 1): return parts[0] + "?"
+  case ("Dictionary", 2): return "[\(parts[0]): \(parts[1])]"
+  default: return base + "<" + parts.joined(separator: ", ") + ">"
+  }
+}

@@ -1,0 +1,82 @@
+/// Everything about one setting, reached as `group.$name`.
+///
+/// ```swift
+/// server.$port.value          // 8443
+/// server.$port.origin         // /etc/demo/demo.ini:6:8
+/// server.$port.key            // "server.port"
+/// server.$port.environmentName // "DEMO_SERVER_PORT"
+/// for await port in server.$port.changes { … }
+/// ```
+@dynamicMemberLookup
+public struct SettingRecord<Value: Sendable>: Sendable {
+  let box: SettingBox<Value>
+
+  /// The effective value (what reading the property returns).
+  public var value: Value { box.read() }
+  /// The default declared in code.
+  public var defaultValue: Value { box.defaultValue }
+  /// The full dotted key, such as `server.port`.
+  public var key: String { box.key }
+  /// Where the effective value came from: `/etc/demo/demo.ini:6:8`, `env:DEMO_SERVER_PORT`, `default`.
+  public var origin: Origin { box.origin }
+  /// The traits declared on the setting.
+  public var traits: SettingTraits { box.traits }
+  /// The attributes declared on the setting.
+  public var attributes: SettingAttributes { box.attributes }
+  /// Whether the setting is a secret (redacted in every text that leaves the library).
+  public var isSecret: Bool { box.traits.contains(.secret) }
+
+  /// A user-defined or built-in attribute: `server.$port.help`, `server.$port.uiSection`.
+  public subscript<Member>(dynamicMember keyPath: KeyPath<SettingAttributes, Member>) -> Member {
+    box.attributes[keyPath: keyPath]
+  }
+
+  /// The values of lower layers that the effective one hides, nearest first (redacted for secrets).
+  public var shadowed: [(value: String, origin: Origin)] {
+    guard let store = box.store, let entry = store.snapshot.entry(forKey: key) else { return [] }
+    return entry.shadowed.map { hidden in
+      (isSecret ? redactedText : ValueText.plain(hidden.value), hidden.value.origin)
+    }
+  }
+
+  /// The environment variable that overrides this setting, or `nil` when the store has no environment
+  /// layer.
+  public var environmentName: String? {
+    guard let prefix = box.store?.environmentPrefix else { return nil }
+    return EnvironmentNames.variableName(forKey: key, prefix: prefix)
+  }
+
+  /// Every later change of the typed value. Emits only when the value changes; ends when the group is
+  /// released or the store shuts down.
+  public var changes: AsyncStream<Value> { box.changes() }
+
+  /// The current value, then every change.
+  public var values: AsyncStream<Value> { box.values() }
+
+  /// Drops the cached value, so the next read decodes it again.
+  public func purgeCache() {
+    box.state.withLock { $0.generation = -1 }
+  }
+
+  /// Writes a value to the store's writable layer and publishes it at once.
+  /// - Throws: ``StrataError`` when the setting is read-only, the value fails validation, or cannot be
+  ///   written.
+  public func set(_ newValue: Value) throws(StrataError) {
+    guard let store = box.store else { return }
+    if box.traits.contains(.readOnly) {
+      throw StrataError(.invalidValue, "\(key) is read-only")
+    }
+    if let validation = box.validation, !validation.check(newValue) {
+      let shown = isSecret ? redactedText : "\(newValue)"
+      throw StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)")
+    }
+    try store.write(try box.encode(newValue), forKey: key)
+  }
+
+  /// Removes the setting from the writable layer, so the lower layers' value (or the default) applies.
+  public func reset() throws(StrataError) {
+    guard let store = box.store else { return }
+    if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
+    try store.write(nil, forKey: key)
+  }
+}

@@ -1,0 +1,159 @@
+import Observation
+
+/// A group of typed settings: subclass it and declare ``Setting`` properties.
+///
+/// ```swift
+/// final class ServerSettings: SettingsGroup, @unchecked Sendable {   // section "server"
+///   @Setting var host = "127.0.0.1"
+///   @Setting(traits: .restartRequired) var port = 8080
+///   let limits = LimitSettings()                   // a nested group: section "server.limits"
+/// }
+/// let server = ServerSettings(store: store)
+/// server.port                  // typed, cached, safe from any thread
+/// server.$port.origin          // where the value came from
+/// ```
+///
+/// The section is the class name minus a `Settings` suffix, lower-camel-cased; override ``section`` to
+/// choose another. Properties are found once, at init, by reflection (walking superclasses too, so a
+/// subclass inherits its parent's settings). Groups are `Observable`: `withObservationTracking` and
+/// `Observations` see changes of exactly the settings they read.
+///
+/// Swift 6 asks every subclass of an `@unchecked Sendable` class to restate the conformance, hence
+/// `, @unchecked Sendable` on each group: it is safe, because all of a group's mutable state lives in
+/// its settings' locks and the store.
+open class SettingsGroup: @unchecked Sendable, Observable {
+  // @unchecked: `store`, `sectionPath` and `members` are set during init (and by an enclosing group's
+  // init, for a nested group) before the group can be shared; afterwards they are only read.
+
+  /// The section this group's keys live under, such as `server`. Override to choose another.
+  open class var section: String { defaultSection(for: String(describing: self)) }
+
+  /// How property names become keys (default: as declared).
+  open class var keyStyle: KeyStyle { .asDeclared }
+
+  /// The store the group reads from and writes to.
+  public private(set) var store: SettingsStore
+  /// The full dotted section, such as `server.limits` for a nested group.
+  public private(set) var sectionPath: String
+  let registrar = ObservationRegistrar()
+  private var settings: [(name: String, box: any AnySettingBox)] = []
+  private var groups: [(name: String, group: SettingsGroup)] = []
+
+  /// Creates the group and binds it to a store.
+  /// - Parameter store: the store; by default ``SettingsStore/current``, else a new in-memory store that
+  ///   holds only the defaults.
+  public required init(store: SettingsStore? = nil) {
+    self.store = store ?? SettingsStore.current ?? SettingsStore.inMemory()
+    self.sectionPath = Self.section
+    discover()
+    bind(store: self.store, sectionPath: sectionPath)
+  }
+
+  deinit {
+    store.unregister(settings.map(\.box))
+    for (_, box) in settings { box.finish() }
+  }
+
+  /// A group over an in-memory store holding `values` (a table whose keys include this group's section).
+  public static func inMemory(_ values: SettingValue = .emptyTable(origin: .runtime)) -> Self {
+    Self(store: .inMemory(values))
+  }
+
+  private func discover() {
+    var mirror: Mirror? = Mirror(reflecting: self)
+    var levels: [Mirror] = []
+    while let current = mirror, current.subjectType != SettingsGroup.self {
+      levels.append(current)
+      mirror = current.superclassMirror
+    }
+    // Superclass settings first, in declaration order.
+    for level in levels.reversed() {
+      for child in level.children {
+        guard var label = child.label else { continue }
+        if label.hasPrefix("_") { label.removeFirst() }
+        if let setting = child.value as? any SettingProperty {
+          settings.append((label, setting.anyBox))
+        } else if let group = child.value as? SettingsGroup {
+          groups.append((label, group))
+        }
+      }
+    }
+  }
+
+  /// Binds every setting (and nested group) to `store` under `sectionPath`.
+  func bind(store newStore: SettingsStore, sectionPath newPath: String) {
+    let previous = store
+    previous.unregister(settings.map(\.box))
+    store = newStore
+    sectionPath = newPath
+    let style = type(of: self).keyStyle
+    for (name, box) in settings {
+      let local = box.declaredKey ?? style.key(for: name)
+      box.bind(store: newStore, key: newPath.isEmpty ? local : newPath + "." + local, propertyName: name)
+    }
+    for (name, group) in groups {
+      group.bind(store: newStore, sectionPath: newPath + "." + style.key(for: name))
+    }
+    newStore.register(settings.map(\.box))
+  }
+
+  /// Every setting of this group and its nested groups, as type-erased records.
+  public var allSettings: [AnySettingRecord] {
+    settings.map { AnySettingRecord(box: $0.box) } + groups.flatMap(\.group.allSettings)
+  }
+
+  /// The settings that have all of `traits`.
+  public func settings(withTraits traits: SettingTraits) -> [AnySettingRecord] {
+    allSettings.filter { $0.traits.isSuperset(of: traits) }
+  }
+
+  /// The settings that have none of `traits`.
+  public func settings(excludingTraits traits: SettingTraits) -> [AnySettingRecord] {
+    allSettings.filter { $0.traits.isDisjoint(with: traits) }
+  }
+
+  /// Runs `body` with every read of this store's settings pinned to one generation, so that several
+  /// settings read together are consistent: `server.withConsistentSnapshot { ($0.host, $0.port) }`.
+  public func withConsistentSnapshot<T>(_ body: (Self) throws -> T) rethrows -> T {
+    let store = self.store
+    store.pinCount.add(1, ordering: .relaxed)
+    defer { store.pinCount.subtract(1, ordering: .relaxed) }
+    var pins = SettingsStore.pinned
+    if pins[ObjectIdentifier(store)] == nil { pins[ObjectIdentifier(store)] = store.snapshot }
+    let group = unsafeDowncast(self, to: Self.self)
+    return try SettingsStore.$pinned.withValue(pins) { try body(group) }
+  }
+}
+
+/// How property names become keys.
+public enum KeyStyle: Sendable {
+  /// `maxConnections` stays `maxConnections`.
+  case asDeclared
+  /// `maxConnections` becomes `max_connections`.
+  case snakeCase
+  /// `maxConnections` becomes `max-connections`.
+  case kebabCase
+
+  /// The key for a property name.
+  public func key(for name: String) -> String {
+    switch self {
+    case .asDeclared: name
+    case .snakeCase: EnvironmentNames.screamingSnake(name).lowercased()
+    case .kebabCase:
+      EnvironmentNames.screamingSnake(name).lowercased().split(separator: "_").joined(separator: "-")
+    }
+  }
+}
+
+/// `ServerSettings` → `server`; `HTTPServerSettings` → `httpServer`; `TLS` → `tls`.
+func defaultSection(for className: String) -> String {
+  var name = className
+  if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+  if name.hasSuffix("Settings") && name.count > "Settings".count { name.removeLast("Settings".count) }
+  // Lower-case the leading capitals, keeping the last one of an acronym that starts a word (HTTPServer).
+  let characters = Array(name)
+  var leading = 0
+  while leading < characters.count && characters[leading].isUppercase { leading += 1 }
+  if leading > 1 && leading < characters.count { leading -= 1 }
+  return characters[..<leading].map { $0.lowercased() }.joined() + String(characters[leading...])
+}

@@ -1,0 +1,272 @@
+import FoundationEssentials
+import Synchronization
+
+/// The hub: owns the layers, the current ``Snapshot``, the registered settings, and writes.
+///
+/// ```swift
+/// let store = SettingsStore(app: "myserver")   // /usr/lib, /etc (+ conf.d), ~/.config, MYSERVER_*
+/// let server = ServerSettings(store: store)
+/// ```
+///
+/// Error policy, once for the whole library: building a store never throws. A file that cannot be read
+/// or parsed becomes an error in ``diagnostics`` and keeps its last good document; a value that does not
+/// convert to its setting's type is skipped for the next lower layer's (then the default) and reported
+/// the same way. Only explicit operations on one thing — a write, a required key — throw
+/// ``StrataError``.
+public final class SettingsStore: Sendable {
+  /// The store that `SettingsGroup()` binds to when no store is passed.
+  @TaskLocal public static var current: SettingsStore?
+
+  /// The snapshot pinned by ``SettingsGroup/withConsistentSnapshot(_:)`` for this task.
+  @TaskLocal static var pinned: [ObjectIdentifier: Snapshot] = [:]
+
+  let stack: LayerStack
+  let published: Mutex<Snapshot>
+  /// The generation of ``snapshot``, readable without a lock: cached setting reads compare against it.
+  let generationCounter = Atomic<Int>(0)
+  /// How many ``SettingsGroup/withConsistentSnapshot(_:)`` calls are running; reads look for a pinned
+  /// snapshot only when it is not zero.
+  let pinCount = Atomic<Int>(0)
+  let state: Mutex<State>
+
+  struct State {
+    /// The last good contents of each layer (by index in `stack.layers`).
+    var contents: [LayerContents?]
+    /// Values set at run time, keyed by dotted key.
+    var runtime = SettingValue.emptyTable(origin: .runtime)
+    /// Registered settings by key.
+    var registry: [String: [WeakSetting]] = [:]
+    /// Every declared key, in registration order.
+    var declaredKeys: [String] = []
+    /// Problems found resolving typed settings, by key, for the current generation.
+    var settingDiagnostics: [String: [Diagnostic]] = [:]
+  }
+
+  struct WeakSetting {
+    weak var box: (any AnySettingBox)?
+  }
+
+  /// Creates a store over an explicit stack of layers (lowest first) and loads it.
+  /// - Parameters:
+  ///   - layers: the layers, lowest first.
+  ///   - options: parsing limits and the root prefix.
+  public init(layers: [any Layer], options: ParseOptions = ParseOptions()) {
+    stack = LayerStack(layers: layers, options: options)
+    state = Mutex(State(contents: Array(repeating: nil, count: layers.count)))
+    published = Mutex(Snapshot.empty)
+    rebuild(reloadingFiles: true)
+  }
+
+  /// Creates a store with the standard layers of an app: vendor, system (with drop-ins), user,
+  /// environment.
+  /// - Parameters:
+  ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
+  ///   - root: a directory under which absolute paths are resolved (for tests).
+  ///   - environment: the process environment.
+  public convenience init(
+    app: String, root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    let layout = StandardLayout(app: app, root: root, environment: environment)
+    self.init(layers: layout.layers, options: layout.options())
+  }
+
+  /// A store with no files: code defaults plus `values` (a table), for tests and previews.
+  public static func inMemory(_ values: SettingValue = .emptyTable(origin: .runtime)) -> SettingsStore {
+    SettingsStore(layers: [StaticLayer(scope: .defaults, name: "in-memory", root: values)])
+  }
+
+  /// The current merged configuration.
+  public var snapshot: Snapshot { published.withLock { $0 } }
+
+  /// The current generation; it increases with every change.
+  public var generation: Int { generationCounter.load(ordering: .acquiring) }
+
+  /// Every problem known now: files that failed to load and values that did not convert.
+  public var diagnostics: [Diagnostic] {
+    let fileDiagnostics = snapshot.diagnostics
+    let settingDiagnostics = state.withLock {
+      $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value)
+    }
+    return fileDiagnostics + settingDiagnostics
+  }
+
+  /// Every key declared by a registered setting, in registration order.
+  public var declaredKeys: [String] { state.withLock { $0.declaredKeys } }
+
+  /// Reads every layer again and publishes the result if anything changed.
+  public func reload() {
+    rebuild(reloadingFiles: true)
+  }
+
+  /// Sets a runtime value (the highest layer) and publishes it at once.
+  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) {
+    state.withLock { state in
+      if let value {
+        state.runtime.set(value, at: key)
+      } else {
+        state.runtime.remove(at: key)
+      }
+    }
+    rebuild(reloadingFiles: false)
+  }
+
+  /// Rebuilds the snapshot: with `reloadingFiles`, every layer is read again; otherwise only the
+  /// environment layer is recomputed (its known keys may have grown) and the runtime values re-merged.
+  /// Loading happens outside any lock; the new snapshot is published in one step, then settings are
+  /// told, outside the lock.
+  func rebuild(reloadingFiles: Bool) {
+    let (previous, declared, runtime) = state.withLock { ($0.contents, $0.declaredKeys, $0.runtime) }
+    var contents = previous
+    var knownKeys: [String] = []
+    var known: Set<String> = []
+    var sources: [(scope: Scope, document: Document)] = []
+    var diagnostics: [Diagnostic] = []
+    for (index, layer) in stack.layers.enumerated() {
+      let isEnvironment = layer is EnvironmentLayer
+      if reloadingFiles || isEnvironment || contents[index] == nil {
+        let context = LoadContext(options: stack.options, knownKeys: declared + knownKeys)
+        contents[index] = layer.load(context)
+      }
+      let layerContents = contents[index]!
+      diagnostics += layerContents.diagnostics
+      for document in layerContents.documents {
+        sources.append((layer.scope, document))
+        document.root.forEachLeaf { key, _ in
+          if known.insert(key).inserted { knownKeys.append(key) }
+        }
+      }
+    }
+    if runtime.table?.isEmpty == false {
+      sources.append((.runtime, Document(path: "runtime", root: runtime)))
+    }
+    let changedSnapshot: Snapshot? = published.withLock { current in
+      let candidate = Snapshot(generation: current.generation + 1, sources: sources, diagnostics: diagnostics)
+      guard
+        !candidate.root.isIdentical(to: current.root) || candidate.diagnostics != current.diagnostics
+          || current.generation == 0
+      else { return nil }
+      current = candidate
+      generationCounter.store(candidate.generation, ordering: .releasing)
+      return candidate
+    }
+    state.withLock { $0.contents = contents }
+    if let changedSnapshot { publish(changedSnapshot) }
+  }
+
+  /// Tells every registered setting about a new snapshot (outside all locks).
+  private func publish(_ snapshot: Snapshot) {
+    let boxes = state.withLock { state in state.registry.values.flatMap { $0.compactMap(\.box) } }
+    var diagnostics: [String: [Diagnostic]] = [:]
+    for box in boxes {
+      let found = box.apply(snapshot)
+      if !found.isEmpty { diagnostics[box.key, default: []] += found }
+    }
+    state.withLock { $0.settingDiagnostics = diagnostics }
+  }
+
+  /// Registers settings; their keys become known (to the environment layer, to schema checks).
+  func register(_ boxes: [any AnySettingBox]) {
+    let addedKeys = state.withLock { state in
+      var added: [String] = []
+      for box in boxes {
+        if state.registry[box.key] == nil {
+          state.declaredKeys.append(box.key)
+          added.append(box.key)
+        }
+        state.registry[box.key, default: []].removeAll { $0.box == nil }
+        state.registry[box.key, default: []].append(WeakSetting(box: box))
+      }
+      return added
+    }
+    let snapshot = self.snapshot
+    var diagnostics: [String: [Diagnostic]] = [:]
+    for box in boxes {
+      let found = box.apply(snapshot)
+      if !found.isEmpty { diagnostics[box.key] = found }
+    }
+    state.withLock { state in
+      for (key, found) in diagnostics { state.settingDiagnostics[key] = found }
+    }
+    // New keys may give meaning to environment variables that were unknown until now.
+    if !addedKeys.isEmpty && stack.layers.contains(where: { $0 is EnvironmentLayer }) {
+      rebuild(reloadingFiles: false)
+    }
+  }
+
+  /// Forgets settings (a group was released or re-bound).
+  func unregister(_ boxes: [any AnySettingBox]) {
+    state.withLock { state in
+      for box in boxes {
+        state.registry[box.key]?.removeAll { $0.box == nil || $0.box === box }
+        if state.registry[box.key]?.isEmpty == true {
+          state.registry[box.key] = nil
+          state.declaredKeys.removeAll { $0 == box.key }
+          state.settingDiagnostics[box.key] = nil
+        }
+      }
+    }
+  }
+
+  /// The snapshot reads should use now: the pinned one inside `withConsistentSnapshot`, else the
+  /// current one.
+  func readingSnapshot() -> Snapshot {
+    if pinCount.load(ordering: .relaxed) > 0, let pinned = Self.pinned[ObjectIdentifier(self)] {
+      return pinned
+    }
+    return snapshot
+  }
+}
+
+extension SettingValue {
+  /// Removes the value at a dotted key, and any table left empty by that.
+  mutating func remove(at key: String) {
+    remove(atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+  }
+
+  private mutating func remove(atComponents components: ArraySlice<String>) {
+    guard let first = components.first, case .table(var table) = kind else { return }
+    if components.count == 1 {
+      table[first] = nil
+    } else if var child = table[first] {
+      child.remove(atComponents: components.dropFirst())
+      table[first] = child.table?.isEmpty == true ? nil : child
+    }
+    kind = .table(table)
+  }
+}
+
+extension SettingValue {
+  /// Whether two trees are equal in content and in every origin.
+  func isIdentical(to other: SettingValue) -> Bool {
+    guard origin == other.origin else { return false }
+    switch (kind, other.kind) {
+    case (.table(let a), .table(let b)):
+      return a.count == b.count
+        && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value.isIdentical(to: $1.value) }
+    case (.array(let a), .array(let b)):
+      return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+    default:
+      return kind == other.kind
+    }
+  }
+}
+
+extension SettingsStore {
+  /// The prefix of the store's environment layer, if it has one.
+  public var environmentPrefix: String? {
+    stack.layers.lazy.compactMap { $0 as? EnvironmentLayer }.first?.prefix
+  }
+
+  /// Writes a value (or removes it, for `nil`) and publishes the result at once.
+  ///
+  /// Values go to the runtime layer, the highest one.
+  /// - Throws: ``StrataError`` when the value cannot be written.
+  public func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+    setRuntimeValue(value, forKey: key)
+  }
+
+  /// Records a problem with a setting that could not be thrown (an assignment through the property).
+  func report(_ error: StrataError, forKey key: String) {
+    state.withLock { $0.settingDiagnostics[key, default: []].append(Diagnostic(.error, error)) }
+  }
+}
