@@ -28,6 +28,13 @@ public final class SettingsStore: Sendable {
   /// snapshot only when it is not zero.
   let pinCount = Atomic<Int>(0)
   let state: Mutex<State>
+  /// Serializes rebuilds, so that snapshots are published in the order their files were read. Only
+  /// loaders take it; reads never do.
+  let rebuildLock = Mutex(())
+  /// Serializes writes (read, edit, replace the file), so that concurrent writers never lose an update.
+  let writeLock = Mutex(())
+  /// Where writes go.
+  public let writeTarget: WriteTarget
 
   struct State {
     /// The last good contents of each layer (by index in `stack.layers`).
@@ -50,15 +57,20 @@ public final class SettingsStore: Sendable {
   /// - Parameters:
   ///   - layers: the layers, lowest first.
   ///   - options: parsing limits and the root prefix.
-  public init(layers: [any Layer], options: ParseOptions = ParseOptions()) {
+  ///   - writeTarget: where writes go (default: the runtime layer, in memory).
+  public init(
+    layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime
+  ) {
     stack = LayerStack(layers: layers, options: options)
+    self.writeTarget = writeTarget
     state = Mutex(State(contents: Array(repeating: nil, count: layers.count)))
     published = Mutex(Snapshot.empty)
-    rebuild(reloadingFiles: true)
+    rebuild(reloading: nil)
   }
 
   /// Creates a store with the standard layers of an app: vendor, system (with drop-ins), user,
-  /// environment.
+  /// environment. Writes go to the user's file (the existing `APP.{plist,json,ini}` that wins, else a
+  /// new `APP.json`), or to the runtime layer when there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
   ///   - root: a directory under which absolute paths are resolved (for tests).
@@ -67,7 +79,15 @@ public final class SettingsStore: Sendable {
     app: String, root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     let layout = StandardLayout(app: app, root: root, environment: environment)
-    self.init(layers: layout.layers, options: layout.options())
+    let options = layout.options()
+    var target = WriteTarget.runtime
+    if let directory = layout.userDirectory {
+      let existing = layout.mainFiles(in: directory).last {
+        FileSystem.entry(at: options.resolvePath($0)) != .missing
+      }
+      target = .file(existing ?? joinPath(directory, "\(app).json"))
+    }
+    self.init(layers: layout.layers, options: options, writeTarget: target)
   }
 
   /// A store with no files: code defaults plus `values` (a table), for tests and previews.
@@ -95,7 +115,7 @@ public final class SettingsStore: Sendable {
 
   /// Reads every layer again and publishes the result if anything changed.
   public func reload() {
-    rebuild(reloadingFiles: true)
+    rebuild(reloading: nil)
   }
 
   /// Sets a runtime value (the highest layer) and publishes it at once.
@@ -107,14 +127,19 @@ public final class SettingsStore: Sendable {
         state.runtime.remove(at: key)
       }
     }
-    rebuild(reloadingFiles: false)
+    rebuild(reloading: [])
   }
 
-  /// Rebuilds the snapshot: with `reloadingFiles`, every layer is read again; otherwise only the
-  /// environment layer is recomputed (its known keys may have grown) and the runtime values re-merged.
-  /// Loading happens outside any lock; the new snapshot is published in one step, then settings are
-  /// told, outside the lock.
-  func rebuild(reloadingFiles: Bool) {
+  /// Rebuilds the snapshot. The layers at the indices in `reloading` (all, for `nil`) are read again;
+  /// the others keep their last contents, except the environment layer, which is always recomputed
+  /// (its known keys may have grown). Loading happens outside the state lock; the new snapshot is
+  /// published in one step, then settings are told, outside every lock.
+  func rebuild(reloading: Set<Int>?) {
+    let published = rebuildLock.withLock { _ in load(reloading: reloading) }
+    if let published { publish(published) }
+  }
+
+  private func load(reloading: Set<Int>?) -> Snapshot? {
     let (previous, declared, runtime) = state.withLock { ($0.contents, $0.declaredKeys, $0.runtime) }
     var contents = previous
     var knownKeys: [String] = []
@@ -123,7 +148,7 @@ public final class SettingsStore: Sendable {
     var diagnostics: [Diagnostic] = []
     for (index, layer) in stack.layers.enumerated() {
       let isEnvironment = layer is EnvironmentLayer
-      if reloadingFiles || isEnvironment || contents[index] == nil {
+      if reloading?.contains(index) ?? true || isEnvironment || contents[index] == nil {
         let context = LoadContext(options: stack.options, knownKeys: declared + knownKeys)
         contents[index] = layer.load(context)
       }
@@ -150,10 +175,11 @@ public final class SettingsStore: Sendable {
       return candidate
     }
     state.withLock { $0.contents = contents }
-    if let changedSnapshot { publish(changedSnapshot) }
+    return changedSnapshot
   }
 
-  /// Tells every registered setting about a new snapshot (outside all locks).
+  /// Tells every registered setting about a new snapshot (outside all locks; a setting ignores a
+  /// snapshot older than one it has seen).
   private func publish(_ snapshot: Snapshot) {
     let boxes = state.withLock { state in state.registry.values.flatMap { $0.compactMap(\.box) } }
     var diagnostics: [String: [Diagnostic]] = [:]
@@ -189,7 +215,7 @@ public final class SettingsStore: Sendable {
     }
     // New keys may give meaning to environment variables that were unknown until now.
     if !addedKeys.isEmpty && stack.layers.contains(where: { $0 is EnvironmentLayer }) {
-      rebuild(reloadingFiles: false)
+      rebuild(reloading: [])
     }
   }
 
@@ -257,12 +283,24 @@ extension SettingsStore {
     stack.layers.lazy.compactMap { $0 as? EnvironmentLayer }.first?.prefix
   }
 
-  /// Writes a value (or removes it, for `nil`) and publishes the result at once.
+  /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result at once.
   ///
-  /// Values go to the runtime layer, the highest one.
-  /// - Throws: ``StrataError`` when the value cannot be written.
+  /// A file is replaced atomically (see ``WriteTarget``). A higher layer (the environment) still wins
+  /// over what is written; the record's origin says so.
+  /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
+  ///   value cannot be written; then nothing changed, on disk or in memory.
   public func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
-    setRuntimeValue(value, forKey: key)
+    guard case .file(let path) = writeTarget else {
+      setRuntimeValue(value, forKey: key)
+      return
+    }
+    try writeLock.withLock { _ throws(StrataError) in
+      try FileWriter.write(value, forKey: key, toFile: path, options: stack.options)
+    }
+    let layers = state.withLock { state in
+      Set(state.contents.indices.filter { state.contents[$0]?.paths.contains(path) ?? false })
+    }
+    rebuild(reloading: layers.isEmpty ? nil : layers)
   }
 
   /// Records a problem with a setting that could not be thrown (an assignment through the property).

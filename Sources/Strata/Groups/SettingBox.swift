@@ -50,6 +50,8 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var generation = -1
     var value: Value
     var origin: Origin = .codeDefault
+    /// The newest snapshot generation applied; older ones arriving late are ignored.
+    var appliedGeneration = -1
     /// The encoded form of the last value delivered to streams and observers, for typed comparison.
     var delivered: SettingValue?
     var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
@@ -88,6 +90,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       state.key = key
       state.propertyName = propertyName
       state.generation = -1
+      state.appliedGeneration = -1
     }
   }
 
@@ -162,6 +165,8 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
         state.value = resolved.value
         state.origin = resolved.origin
       }
+      guard state.appliedGeneration < snapshot.generation else { return ([], nil) }
+      state.appliedGeneration = snapshot.generation
       let first = state.delivered == nil
       let changed = !first && !(state.delivered == encoded)
       state.delivered = encoded ?? SettingValue(.string(""), origin: .codeDefault)

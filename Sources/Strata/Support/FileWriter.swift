@@ -1,0 +1,33 @@
+/// Applies one write to a configuration file: read, edit, replace atomically.
+enum FileWriter {
+  static func write(_ value: SettingValue?, forKey key: String, toFile path: String, options: ParseOptions)
+    throws(StrataError)
+  {
+    guard let format = Formats.format(forPath: path) else {
+      throw StrataError(.unsupportedFormat, "cannot write: unknown file type", path: path)
+    }
+    let resolved = options.resolvePath(path)
+    let existing = try FileReader.read(resolved, reportedAs: path, limit: options.maxFileSize) ?? []
+    let bytes: [UInt8]
+    if let editor = format as? any EditableFormat {
+      bytes = try editor.edit(existing, setting: value, at: key, path: path, options: options)
+    } else {
+      var root = SettingValue.emptyTable(origin: .file(path: path, line: 0, column: 0))
+      if !existing.isEmpty { root = try format.parse(existing, path: path, options: options).root }
+      if let value { root.set(value, at: key) } else { root.remove(at: key) }
+      bytes = try format.serialize(root)
+    }
+    try AtomicFile.createDirectories(directoryPart(of: resolved), reportedAs: directoryPart(of: path))
+    try AtomicFile.write(bytes, to: resolved, reportedAs: path)
+  }
+}
+
+/// A format that can change one key of a file in place, keeping everything else byte for byte
+/// (comments, blank lines, order).
+protocol EditableFormat: ConfigFormat {
+  /// The file's bytes with `value` set at `key` (or the key removed, for `nil`).
+  func edit(
+    _ bytes: [UInt8], setting value: SettingValue?, at key: String, path: String, options: ParseOptions
+  )
+    throws(StrataError) -> [UInt8]
+}
