@@ -14,6 +14,8 @@ struct Arguments {
   var check = false
   var help = false
   var maxFileSize: Int?
+  var schema: String?
+  var showSecrets = false
 
   /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
   struct UsageError: Error {
@@ -53,6 +55,7 @@ struct Arguments {
       case "--home": result.home = try value(for: name, inline: inline)
       case "--env-prefix": result.environmentPrefix = try value(for: name, inline: inline)
       case "--key": result.key = try value(for: name, inline: inline)
+      case "--schema": result.schema = try value(for: name, inline: inline)
       case "--format":
         let text = try value(for: name, inline: inline)
         guard let format = DumpOptions.Format(rawValue: text) else {
@@ -66,11 +69,12 @@ struct Arguments {
           throw UsageError(message: "--max-file-size takes a positive number of bytes, not '\(text)'")
         }
         result.maxFileSize = size
-      case "--show-origin", "--show-shadowed", "--check":
+      case "--show-origin", "--show-shadowed", "--check", "--show-secrets":
         if inline != nil { throw UsageError(message: "\(name) takes no value") }
         switch name {
         case "--show-origin": result.showOrigin = true
         case "--show-shadowed": result.showShadowed = true
+        case "--show-secrets": result.showSecrets = true
         default: result.check = true
         }
       default:

@@ -14,7 +14,24 @@ struct DumpCommand {
         return .usageError
       }
     }
-    let snapshot = stack().load()
+    var schema: SettingsSchema?
+    if let path = arguments.schema {
+      do {
+        guard let document = try Formats.load(path: path) else {
+          errors("config-dump: --schema: no such file: \(path)\nRun 'config-dump --help' for usage.\n")
+          return .usageError
+        }
+        schema = try SettingsSchema(jsonSchema: document.root)
+      } catch {
+        errors("config-dump: --schema: \(error)\n")
+        return .usageError
+      }
+    }
+    var snapshot = stack(schema: schema).load()
+    if let schema {
+      snapshot = schema.applied(to: snapshot)
+      if !arguments.showSecrets { snapshot = snapshot.redacting(schema.secretKeys) }
+    }
     let diagnostics = snapshot.diagnostics
     if arguments.check {
       for diagnostic in diagnostics { output("\(diagnostic)\n") }
@@ -55,10 +72,11 @@ struct DumpCommand {
   }
 
   /// The layers: the app's standard file layers, then FILE arguments, then the environment.
-  func stack() -> LayerStack {
+  func stack(schema: SettingsSchema? = nil) -> LayerStack {
     var options = ParseOptions()
     if let size = arguments.maxFileSize { options.maxFileSize = size }
     var layers: [any Layer] = []
+    if let schema { layers.append(schema.defaultsLayer) }
     if let app = arguments.app {
       var layoutEnvironment = environment
       if arguments.root != nil || arguments.home != nil {
@@ -74,7 +92,9 @@ struct DumpCommand {
       layers.append(FileLayer(scope: .user, name: file, files: [file], requiresFiles: true))
     }
     if let environmentPrefix {
-      layers.append(EnvironmentLayer(prefix: environmentPrefix, variables: environment))
+      layers.append(
+        EnvironmentLayer(
+          prefix: environmentPrefix, variables: environment, declaredKeys: schema?.entries.map(\.key) ?? []))
     }
     return LayerStack(layers: layers, options: options)
   }
@@ -82,37 +102,15 @@ struct DumpCommand {
   /// ` (did you mean server.port?)` when a key differs only by case or a small typo.
   func suggestion(for key: String, in snapshot: Snapshot) -> String {
     let candidates = snapshot.keys + snapshot.keys.flatMap { prefixes(of: $0) }
-    if let match = candidates.first(where: { $0.lowercased() == key.lowercased() }) {
-      return " (did you mean \(match)? keys are case-sensitive)"
-    }
-    let close = candidates.filter { editDistance($0, key, limit: 2) <= 2 }
-    if let best = close.min(by: { editDistance($0, key, limit: 2) < editDistance($1, key, limit: 2) }) {
-      return " (did you mean \(best)?)"
-    }
-    return ""
+    guard let match = Suggestions.closest(to: key, in: candidates) else { return "" }
+    if match.lowercased() == key.lowercased() { return " (did you mean \(match)? keys are case-sensitive)" }
+    return " (did you mean \(match)?)"
   }
 
   private func prefixes(of key: String) -> [String] {
     let parts = key.split(separator: ".")
     return (1..<max(parts.count, 1)).map { parts[0..<$0].joined(separator: ".") }
   }
-}
-
-/// The Levenshtein distance between two strings, or `limit + 1` once it is known to exceed `limit`.
-func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-  let a = Array(a.utf8)
-  let b = Array(b.utf8)
-  if abs(a.count - b.count) > limit { return limit + 1 }
-  var previous = Array(0...b.count)
-  for i in 1...max(a.count, 1) where !a.isEmpty {
-    var current = [i] + Array(repeating: 0, count: b.count)
-    for j in 1...max(b.count, 1) where !b.isEmpty {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-    }
-    if current.min()! > limit { return limit + 1 }
-    previous = current
-  }
-  return previous[b.count]
 }
 
 /// The process environment, read through Glibc (`environ`), without Foundation.

@@ -19,6 +19,11 @@ let usage = """
     --env-prefix P        the environment prefix (default: NAME upper-cased); with FILE arguments
                           alone, adds a P_* environment layer on top
     --max-file-size N     refuse files larger than N bytes (default 16777216)
+    --schema FILE         a JSON Schema exported by the app (SettingsSchema.jsonSchema): values are
+                          converted to their declared types (a value that does not convert falls
+                          back to the next lower layer), unset keys show their defaults, secrets are
+                          redacted, and --check reports unknown keys with a "did you mean"
+    --show-secrets        print secret values in clear (with --schema)
 
   Output:
     --format F            table (default), json, ini, plist, or env (export lines for a shell)

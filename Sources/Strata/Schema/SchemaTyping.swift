@@ -1,0 +1,156 @@
+import FoundationEssentials
+
+extension SettingsSchema {
+  /// A layer holding every declared default (secrets without a default are left out).
+  public var defaultsLayer: StaticLayer {
+    var root = SettingValue.emptyTable(origin: .codeDefault)
+    for entry in entries {
+      guard var value = entry.defaultValue else { continue }
+      value.setOriginRecursively(.codeDefault)
+      root.set(value, at: entry.key)
+    }
+    return StaticLayer(scope: .defaults, name: "defaults", root: root)
+  }
+
+  /// The snapshot with every declared value converted to its type (INI and environment strings become
+  /// integers, booleans, lists…), values that do not convert dropped from their layer so that the next
+  /// lower layer's value applies, and warnings for unknown keys.
+  public func applied(to snapshot: Snapshot) -> Snapshot {
+    var diagnostics = snapshot.diagnostics
+    let sources = snapshot.sources.map { source in
+      var document = source.document
+      document.root = typed(document.root, prefix: "", diagnostics: &diagnostics)
+      return (scope: source.scope, document: document)
+    }
+    let converted = Snapshot(generation: snapshot.generation, sources: sources, diagnostics: diagnostics)
+    return Snapshot(
+      generation: snapshot.generation, sources: sources, diagnostics: diagnostics + unknownKeys(in: converted)
+    )
+  }
+
+  private func typed(_ node: SettingValue, prefix: String, diagnostics: inout [Diagnostic]) -> SettingValue {
+    guard case .table(let table) = node.kind else { return node }
+    var result = SettingTable()
+    for (name, child) in table {
+      let key = prefix.isEmpty ? name : prefix + "." + name
+      if let entry = entry(forKey: key) {
+        do {
+          result[name] = try convert(child, to: entry.type, key: key)
+        } catch {
+          var error = error
+          if entry.traits.contains(.secret) {
+            error.message = "expected \(entry.type) for \(key), found \(redactedText)"
+          }
+          diagnostics.append(Diagnostic(.error, located(error, child.origin)))
+        }
+      } else {
+        result[name] = typed(child, prefix: key, diagnostics: &diagnostics)
+      }
+    }
+    return SettingValue(.table(result), origin: node.origin)
+  }
+
+  /// Converts one value to a schema type with the decoder's rules; the origin is kept.
+  func convert(_ value: SettingValue, to type: ValueType, key: String) throws(StrataError) -> SettingValue {
+    let decoder = SettingDecoder()
+    let kind: SettingValue.Kind
+    switch type {
+    case .optional(let wrapped): return try convert(value, to: wrapped, key: key)
+    case .integer: kind = .integer(try decoder.decode(Int.self, from: value, key: key))
+    case .number: kind = .double(try decoder.decode(Double.self, from: value, key: key))
+    case .boolean: kind = .bool(try decoder.decode(Bool.self, from: value, key: key))
+    case .string(let format):
+      switch format {
+      case "date-time": kind = .date(try decoder.decode(Date.self, from: value, key: key))
+      case "byte": kind = .data(try decoder.decode(Data.self, from: value, key: key))
+      case "duration":
+        _ = try decoder.decode(Duration.self, from: value, key: key)
+        kind = value.kind
+      case "uri":
+        _ = try decoder.decode(URL.self, from: value, key: key)
+        kind = value.kind
+      default: kind = .string(try decoder.decode(String.self, from: value, key: key))
+      }
+    case .array(let element):
+      var items: [SettingValue]
+      if case .array(let existing) = value.kind {
+        items = existing
+      } else {
+        items = try decoder.decode([String].self, from: value, key: key).map {
+          SettingValue(.string($0), origin: value.origin)
+        }
+      }
+      items = try items.map { item throws(StrataError) in try convert(item, to: element, key: key) }
+      kind = .array(items)
+    case .map, .object:
+      guard value.isTable else {
+        throw located(
+          StrataError(.typeMismatch, "expected a table for \(key), found \(value.description)"), value.origin)
+      }
+      kind = value.kind
+    }
+    return SettingValue(kind, origin: value.origin)
+  }
+}
+
+extension SettingsSchema.ValueType: CustomStringConvertible {
+  /// The JSON Schema name: `integer`, `array of integer`, `string (duration)`.
+  public var description: String {
+    switch self {
+    case .string(let format?): "string (\(format))"
+    case .string: "string"
+    case .integer: "integer"
+    case .number: "number"
+    case .boolean: "boolean"
+    case .array(let element): "array of \(element)"
+    case .map(let element): "table of \(element)"
+    case .object: "table"
+    case .optional(let wrapped): "\(wrapped) or nothing"
+    }
+  }
+}
+
+extension SettingValue {
+  /// Sets the origin of this node and every node below it.
+  mutating func setOriginRecursively(_ origin: Origin) {
+    self.origin = origin
+    switch kind {
+    case .table(var table):
+      for (key, var value) in table {
+        value.setOriginRecursively(origin)
+        table[key] = value
+      }
+      kind = .table(table)
+    case .array(var items):
+      for index in items.indices { items[index].setOriginRecursively(origin) }
+      kind = .array(items)
+    default: break
+    }
+  }
+}
+
+extension Snapshot {
+  /// The same snapshot with the values at `keys` (and below them) replaced by `<redacted>`, effective and
+  /// shadowed alike, origins kept.
+  public func redacting(_ keys: Set<String>) -> Snapshot {
+    guard !keys.isEmpty else { return self }
+    let sources = sources.map { source in
+      var document = source.document
+      document.root = document.root.redacting(keys, prefix: "")
+      return (scope: source.scope, document: document)
+    }
+    return Snapshot(generation: generation, sources: sources, diagnostics: diagnostics)
+  }
+}
+
+extension SettingValue {
+  fileprivate func redacting(_ keys: Set<String>, prefix: String) -> SettingValue {
+    if keys.contains(prefix) { return SettingValue(.string(redactedText), origin: origin) }
+    guard case .table(let table) = kind else { return self }
+    var result = SettingTable()
+    for (name, child) in table {
+      result[name] = child.redacting(keys, prefix: prefix.isEmpty ? name : prefix + "." + name)
+    }
+    return SettingValue(.table(result), origin: origin)
+  }
+}

@@ -1,0 +1,166 @@
+/// What an app's settings are: every declared key with its type, default, help and traits.
+///
+/// A store builds one from its registered groups (``SettingsStore/schema``); it exports to JSON Schema
+/// for editors (``jsonSchema(title:environmentPrefix:)``), and `config-dump --schema FILE` reads that
+/// back to type INI and environment strings, fill in defaults, and report unknown keys.
+public struct SettingsSchema: Sendable {
+  /// The type of a setting's value, as JSON Schema sees it.
+  public indirect enum ValueType: Sendable, Equatable {
+    /// Text; `format` is a JSON Schema format (`date-time`, `uri`) or Strata's `duration`, `byte`.
+    case string(format: String?)
+    /// A whole number.
+    case integer
+    /// A number.
+    case number
+    /// `true` or `false`.
+    case boolean
+    /// A list of values of one type.
+    case array(ValueType)
+    /// A table with string keys and values of one type.
+    case map(ValueType)
+    /// A structured value (a `Codable` struct), stored as a nested table.
+    case object
+    /// A value that may be absent.
+    case optional(ValueType)
+  }
+
+  /// One declared setting.
+  public struct Entry: Sendable {
+    /// The full dotted key.
+    public var key: String
+    /// The value's type.
+    public var type: ValueType
+    /// The Swift type's name (`Int`, `[String]`, `LogLevel`).
+    public var typeName: String
+    /// The default (`nil` for a nil optional, or for a secret read from a schema file).
+    public var defaultValue: SettingValue?
+    /// The one-line help.
+    public var help: String?
+    /// The traits.
+    public var traits: SettingTraits
+    /// What validation accepts, in words.
+    public var validationSummary: String?
+
+    /// Creates an entry.
+    public init(
+      key: String, type: ValueType, typeName: String, defaultValue: SettingValue? = nil, help: String? = nil,
+      traits: SettingTraits = [], validationSummary: String? = nil
+    ) {
+      self.key = key
+      self.type = type
+      self.typeName = typeName
+      self.defaultValue = defaultValue
+      self.help = help
+      self.traits = traits
+      self.validationSummary = validationSummary
+    }
+  }
+
+  /// The entries, in declaration order.
+  public var entries: [Entry]
+
+  /// Creates a schema from entries.
+  public init(entries: [Entry]) {
+    self.entries = entries
+  }
+
+  /// The entry for a key, or `nil`.
+  public func entry(forKey key: String) -> Entry? { entries.first { $0.key == key } }
+
+  /// The keys of the secret settings.
+  public var secretKeys: Set<String> { Set(entries.filter { $0.traits.contains(.secret) }.map(\.key)) }
+
+  /// Whether a leaf key of a file belongs to a declared setting: it is one, or lies inside one whose
+  /// value is a table (a `Codable` struct or a dictionary).
+  public func declares(_ key: String) -> Bool {
+    entries.contains { entry in
+      entry.key == key || (key.hasPrefix(entry.key + ".") && entry.type.isTable)
+    }
+  }
+
+  /// A warning for every leaf key of `snapshot`'s files that no setting declares, at the key's
+  /// position, with a "did you mean" when a declared key is close.
+  public func unknownKeys(in snapshot: Snapshot) -> [Diagnostic] {
+    let declared = entries.map(\.key)
+    var diagnostics: [Diagnostic] = []
+    for (_, document) in snapshot.sources {
+      document.root.forEachLeaf { key, value in
+        guard !declares(key) else { return }
+        if case .environment = value.origin { return }  // the environment layer reports its own
+        if case .codeDefault = value.origin { return }
+        var message = "unknown key '\(key)'"
+        if let match = Suggestions.closest(to: key, in: declared) { message += " (did you mean '\(match)'?)" }
+        diagnostics.append(Diagnostic(.warning, located(StrataError(.unknownKey, message), value.origin)))
+      }
+    }
+    return diagnostics
+  }
+}
+
+extension SettingsSchema.ValueType {
+  /// Whether values of this type are tables (their inner keys belong to the setting).
+  var isTable: Bool {
+    switch self {
+    case .object, .map: true
+    case .optional(let wrapped): wrapped.isTable
+    default: false
+    }
+  }
+
+  /// The type of a Swift type name as ``describeType(_:)`` writes it; `defaultValue` decides for names
+  /// it does not know (enums by their raw value, structs as objects).
+  init(typeName: String, defaultValue: SettingValue?) {
+    if typeName.hasSuffix("?") {
+      self = .optional(Self(typeName: String(typeName.dropLast()), defaultValue: defaultValue))
+      return
+    }
+    if typeName.hasPrefix("[") && typeName.hasSuffix("]") {
+      let inner = String(typeName.dropFirst().dropLast())
+      if let colon = inner.topLevelColon {
+        let valueName = inner[inner.index(after: colon)...].trimmingPrefix(" ")
+        self = .map(Self(typeName: String(valueName), defaultValue: nil))
+      } else {
+        var element: SettingValue?
+        if case .array(let items)? = defaultValue?.kind { element = items.first }
+        self = .array(Self(typeName: inner, defaultValue: element))
+      }
+      return
+    }
+    switch typeName {
+    case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
+      self = .integer
+    case "Double", "Float", "Float32", "Float64", "CGFloat": self = .number
+    case "Bool": self = .boolean
+    case "String", "Substring": self = .string(format: nil)
+    case "URL": self = .string(format: "uri")
+    case "Date": self = .string(format: "date-time")
+    case "Data": self = .string(format: "byte")
+    case "Duration": self = .string(format: "duration")
+    default:
+      switch defaultValue?.kind {
+      case .integer?: self = .integer
+      case .double?: self = .number
+      case .bool?: self = .boolean
+      case .string?: self = .string(format: nil)
+      case .array(let items)?: self = .array(Self(typeName: "", defaultValue: items.first))
+      default: self = .object
+      }
+    }
+  }
+}
+
+extension String {
+  /// The index of the first `:` outside `[…]`, for dictionary type names like `String: [Int]`.
+  fileprivate var topLevelColon: String.Index? {
+    var depth = 0
+    for index in indices {
+      switch self[index] {
+      case "[", "<": depth += 1
+      case "]", ">": depth -= 1
+      case ":" where depth == 0: return index
+      default: break
+      }
+    }
+    return nil
+  }
+}
