@@ -47,6 +47,8 @@ public final class SettingsStore: Sendable {
     var declaredKeys: [String] = []
     /// Problems found resolving typed settings, by key, for the current generation.
     var settingDiagnostics: [String: [Diagnostic]] = [:]
+    /// Changes to restart-required settings not applied, by key.
+    var pendingRestarts: [String: PendingRestart] = [:]
   }
 
   struct WeakSetting {
@@ -103,11 +105,56 @@ public final class SettingsStore: Sendable {
 
   /// Every problem known now: files that failed to load and values that did not convert.
   public var diagnostics: [Diagnostic] {
-    let fileDiagnostics = snapshot.diagnostics
+    let snapshot = self.snapshot
     let settingDiagnostics = state.withLock {
       $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value)
     }
-    return fileDiagnostics + settingDiagnostics
+    let schema = self.schema
+    guard !schema.entries.isEmpty else { return snapshot.diagnostics + settingDiagnostics }
+    return snapshot.diagnostics + settingDiagnostics + schema.unknownKeys(in: snapshot)
+      + environmentCollisions(schema)
+  }
+
+  /// Changes to `.restartRequired` settings that the running program has not applied, by key order.
+  public var pendingRestarts: [PendingRestart] {
+    state.withLock { $0.pendingRestarts.values.sorted { $0.key < $1.key } }
+  }
+
+  func recordPendingRestart(_ pending: PendingRestart) {
+    state.withLock { $0.pendingRestarts[pending.key] = pending }
+  }
+
+  /// The registered settings, described.
+  public var schema: SettingsSchema {
+    let boxes = state.withLock { state in
+      state.declaredKeys.compactMap { state.registry[$0]?.lazy.compactMap(\.box).first }
+    }
+    return SettingsSchema(
+      entries: boxes.map { box in
+        let defaultValue = box.defaultSettingValue
+        return SettingsSchema.Entry(
+          key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: defaultValue),
+          typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
+          validationSummary: box.attributes.validationSummary)
+      })
+  }
+
+  /// An error for each environment variable name that two declared settings would share.
+  private func environmentCollisions(_ schema: SettingsSchema) -> [Diagnostic] {
+    guard let prefix = environmentPrefix else { return [] }
+    var keysByName: [String: [String]] = [:]
+    for entry in schema.entries {
+      keysByName[EnvironmentNames.variableName(forKey: entry.key, prefix: prefix), default: []].append(
+        entry.key)
+    }
+    return keysByName.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { name, keys in
+      Diagnostic(
+        .error,
+        StrataError(
+          .nameCollision,
+          "settings \(keys.map { "'\($0)'" }.joined(separator: " and ")) both map to the environment variable \(name)"
+        ))
+    }
   }
 
   /// Every key declared by a registered setting, in registration order.

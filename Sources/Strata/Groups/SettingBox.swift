@@ -38,6 +38,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   let traits: SettingTraits
   let attributes: SettingAttributes
   let validation: SettingValidation<Value>?
+  let isRestartRequired: Bool
   let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
   let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
   let state: Mutex<State>
@@ -57,6 +58,8 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
     var nextContinuation = 0
     var observe: (@Sendable () -> Void)?
+    /// For `.restartRequired` settings: the value is fixed once resolved, for the life of the process.
+    var isRunningValueFixed = false
   }
 
   init(
@@ -68,6 +71,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     self.defaultValue = defaultValue
     self.declaredKey = key
     self.traits = traits
+    self.isRestartRequired = traits.contains(.restartRequired)
     var attributes = attributes
     if let validation { attributes.validationSummary = validation.summary }
     self.attributes = attributes
@@ -97,24 +101,34 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// The value for the current generation: from the cache when it is current (a lock held only to copy
   /// the value), else resolved outside the lock and cached.
   func read() -> Value {
-    let (store, generation, cached) = state.withLock { state in
-      (state.store, state.generation, state.value)
+    // One lock acquisition on the hot path: the cached value is current when its generation is the
+    // store's (read atomically), and no consistent-snapshot pin is active.
+    let (hit, store) = state.withLock { state -> (Value?, SettingsStore?) in
+      guard let store = state.store else { return (defaultValue, nil) }
+      if state.isRunningValueFixed { return (state.value, store) }
+      if store.pinCount.load(ordering: .relaxed) == 0,
+        state.generation == store.generationCounter.load(ordering: .acquiring)
+      {
+        if isRestartRequired { state.isRunningValueFixed = true }
+        return (state.value, store)
+      }
+      return (nil, store)
     }
+    if let hit { return hit }
     guard let store else { return defaultValue }
-    if store.pinCount.load(ordering: .relaxed) == 0 {
-      if generation == store.generationCounter.load(ordering: .acquiring) { return cached }
-    }
     let snapshot = store.readingSnapshot()
-    if snapshot.generation == generation { return cached }
     let resolved = resolve(in: snapshot, key: key)
-    state.withLock { state in
-      if state.generation < snapshot.generation, store.snapshot.generation == snapshot.generation {
+    return state.withLock { state in
+      if state.isRunningValueFixed { return state.value }
+      guard store.snapshot.generation == snapshot.generation else { return resolved.value }  // pinned, older
+      if state.generation < snapshot.generation {
         state.generation = snapshot.generation
         state.value = resolved.value
         state.origin = resolved.origin
       }
+      if isRestartRequired { state.isRunningValueFixed = true }
+      return state.value
     }
-    return resolved.value
   }
 
   /// The value, origin and problems for a snapshot: the effective value if it converts and validates,
@@ -158,23 +172,37 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     let key = self.key
     let resolved = resolve(in: snapshot, key: key)
     let encoded = try? encode(resolved.value)
-    let (listeners, observe) = state.withLock {
-      state -> ([AsyncStream<Value>.Continuation], (@Sendable () -> Void)?) in
+    let restartRequired = traits.contains(.restartRequired)
+    let isSecret = traits.contains(.secret)
+    let (listeners, observe, pending) = state.withLock {
+      state -> ([AsyncStream<Value>.Continuation], (@Sendable () -> Void)?, PendingRestart?) in
+      guard state.appliedGeneration < snapshot.generation else { return ([], nil, nil) }
+      state.appliedGeneration = snapshot.generation
+      if state.isRunningValueFixed {
+        let running = (try? encode(state.value)) ?? nil
+        guard !(running == encoded) else { return ([], nil, nil) }
+        let shown = { (value: SettingValue?) in isSecret ? redactedText : value.map(ValueText.plain) ?? "nil"
+        }
+        let pending = PendingRestart(
+          key: key, runningValue: shown(running), newValue: shown(encoded ?? nil), origin: resolved.origin)
+        return ([], nil, pending)
+      }
       if state.generation < snapshot.generation {
         state.generation = snapshot.generation
         state.value = resolved.value
         state.origin = resolved.origin
+        // A restart-required setting keeps the value it started with once the program has read it.
+        state.isRunningValueFixed = restartRequired && state.delivered != nil
       }
-      guard state.appliedGeneration < snapshot.generation else { return ([], nil) }
-      state.appliedGeneration = snapshot.generation
       let first = state.delivered == nil
       let changed = !first && !(state.delivered == encoded)
       state.delivered = encoded ?? SettingValue(.string(""), origin: .codeDefault)
-      guard changed else { return ([], nil) }
-      return (Array(state.continuations.values), state.observe)
+      guard changed else { return ([], nil, nil) }
+      return (Array(state.continuations.values), state.observe, nil)
     }
     observe?()
     for continuation in listeners { continuation.yield(resolved.value) }
+    if let pending { store?.recordPendingRestart(pending) }
     return resolved.diagnostics
   }
 
