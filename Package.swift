@@ -6,10 +6,12 @@ let package = Package(
   products: [
     .library(name: "Strata", targets: ["Strata"]),
     .executable(name: "config-dump", targets: ["config-dump"]),
+    .executable(name: "settings-example", targets: ["settings-example"]),
   ],
   targets: [
     .target(name: "Strata"),
     .executableTarget(name: "config-dump", dependencies: ["Strata"]),
+    .executableTarget(name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample"),
     .testTarget(name: "StrataTests", dependencies: ["Strata", "config-dump"]),
   ],
   swiftLanguageModes: [.v6]
