@@ -1,0 +1,67 @@
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import Strata
+
+final class PairSettings: SettingsGroup, @unchecked Sendable {
+  @Setting var host = "h0"
+  @Setting var port = 0
+}
+
+/// Many threads read while one writes; run under `swift test --sanitize=thread` too.
+@Suite struct ConcurrentAccessTests {
+  @Test func readersSeeWholeGenerationsWhileAWriterPublishes() {
+    let pair = PairSettings.inMemory()
+    let writes = 2_000
+    let done = Atomic<Bool>(false)
+    let torn = Atomic<Int>(0)
+    let backwards = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 9) { worker in
+      if worker == 0 {
+        for i in 1...writes {
+          // Both keys in one write: one generation holds host "h<i>" with port i.
+          let table = SettingValue(
+            .table(
+              SettingTable([
+                ("host", SettingValue(.string("h\(i)"), origin: .runtime)),
+                ("port", SettingValue(.integer(i), origin: .runtime)),
+              ])), origin: .runtime)
+          pair.store.setRuntimeValue(table, forKey: "pair")
+        }
+        done.store(true, ordering: .releasing)
+        return
+      }
+      var lastPort = 0
+      while !done.load(ordering: .acquiring) {
+        let (host, port) = pair.withConsistentSnapshot { ($0.host, $0.port) }
+        if host != "h\(port)" { torn.add(1, ordering: .relaxed) }
+        if port < lastPort { backwards.add(1, ordering: .relaxed) }
+        lastPort = port
+        _ = pair.port  // the unpinned path too
+      }
+    }
+    #expect(pair.sectionPath == "pair")
+    #expect(torn.load(ordering: .relaxed) == 0)
+    #expect(backwards.load(ordering: .relaxed) == 0)
+    #expect(pair.port == writes)
+    #expect(pair.host == "h\(writes)")
+  }
+
+  @Test func concurrentWritersLoseNoUpdate() throws {
+    try withTemporaryDirectory { dir in
+      let store = SettingsStore(
+        layers: [FileLayer(scope: .user, files: [dir + "/app.json"])], writeTarget: .file(dir + "/app.json"))
+      DispatchQueue.concurrentPerform(iterations: 8) { worker in
+        for i in 0..<10 {
+          try? store.write(SettingValue(.integer(i), origin: .runtime), forKey: "w\(worker).n\(i)")
+        }
+      }
+      let snapshot = store.snapshot
+      #expect(snapshot.keys.count == 80)
+      for worker in 0..<8 {
+        for i in 0..<10 { #expect(snapshot.entry(forKey: "w\(worker).n\(i)")?.value.kind == .integer(i)) }
+      }
+    }
+  }
+}
