@@ -72,11 +72,14 @@ extension JSONParser {
     case UInt8(ascii: "u"):
       try appendUnicodeEscape(to: &buffer)
       return
-    default:
+    case let other:
       pos += 1
+      let escape =
+        (0x21..<0x7F).contains(other)
+        ? "'\\\(Character(Unicode.Scalar(other)))'" : "'\\' followed by \(found())"
       throw error(
         .invalidEscape,
-        "invalid escape '\\' followed by \(found()); expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+        "invalid escape \(escape) in a string; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
         column: escapeColumn)
     }
     buffer.append(simple)
