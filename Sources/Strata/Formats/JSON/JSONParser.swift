@@ -16,18 +16,14 @@ struct JSONParser {
   /// An open array or object.
   private struct Frame {
     var isObject: Bool
-    /// Where this container's entries start in `elements` or `members`.
-    var start: Int
     var line: Int
     var column: Int
-  }
-
-  /// An object member waiting for its container to close; `value` is `nil` for `null`.
-  private struct Member {
-    var key: String
-    var line: Int
-    var column: Int
-    var value: SettingValue?
+    /// For an object: the key whose value is being read, and where the key is.
+    var key = ""
+    var keyLine = 0
+    var keyColumn = 0
+    /// For an object: where the lines of its keys start in `keyLines`.
+    var keyLinesStart = 0
   }
 
   let bytes: UnsafeBufferPointer<UInt8>
@@ -110,10 +106,14 @@ struct JSONParser {
   }
 
   /// Parses one value with everything nested in it, without recursion.
+  ///
+  /// Open containers are built in place on stacks, one entry per open level; `keyLines` holds the line
+  /// of each key of the open objects (in table order) so that a duplicate can say where it was first set.
   private mutating func parseTree() throws(StrataError) -> SettingValue? {
     var frames: [Frame] = []
-    var elements: [SettingValue] = []
-    var members: [Member] = []
+    var tables: [SettingTable] = []
+    var arrays: [[SettingValue]] = []
+    var keyLines: [Int] = []
 
     while true {
       // Here a value must start at `pos` (whitespace already skipped).
@@ -130,8 +130,11 @@ struct JSONParser {
           pos += 1
           value = SettingValue(.table(SettingTable()), origin: origin(valueLine, valueColumn))
         } else {
-          frames.append(Frame(isObject: true, start: members.count, line: valueLine, column: valueColumn))
-          members.append(try parseKey(after: "'{'"))
+          var frame = Frame(
+            isObject: true, line: valueLine, column: valueColumn, keyLinesStart: keyLines.count)
+          try parseKey(after: "'{'", into: &frame)
+          frames.append(frame)
+          tables.append(SettingTable())
           continue
         }
       case UInt8(ascii: "["):
@@ -142,7 +145,8 @@ struct JSONParser {
           pos += 1
           value = SettingValue(.array([]), origin: origin(valueLine, valueColumn))
         } else {
-          frames.append(Frame(isObject: false, start: elements.count, line: valueLine, column: valueColumn))
+          frames.append(Frame(isObject: false, line: valueLine, column: valueColumn))
+          arrays.append([])
           continue
         }
       case UInt8(ascii: "\""):
@@ -163,12 +167,11 @@ struct JSONParser {
       }
 
       // A value is complete: store it in its container, closing every container that ends here.
-      while true {
-        guard let frame = frames.last else { return value }
+      while let frame = frames.last {
         if frame.isObject {
-          members[members.count - 1].value = value
+          store(value, in: &tables[tables.count - 1], for: frame, keyLines: &keyLines)
         } else if let value {
-          elements.append(value)
+          arrays[arrays.count - 1].append(value)
         } else {
           diagnostics.append(
             Diagnostic(
@@ -189,7 +192,7 @@ struct JSONParser {
         if byte == UInt8(ascii: ",") {
           pos += 1
           skipWhitespace()
-          if frame.isObject { members.append(try parseKey(after: "','")) }
+          if frame.isObject { try parseKey(after: "','", into: &frames[frames.count - 1]) }
           break
         }
         if frame.isObject {
@@ -197,21 +200,52 @@ struct JSONParser {
             throw error(.syntax, "expected ',' or '}' after an object member, found \(found())")
           }
           pos += 1
-          value = SettingValue(
-            .table(makeTable(members[frame.start...])), origin: origin(frame.line, frame.column))
-          members.removeSubrange(frame.start...)
+          value = SettingValue(.table(tables.removeLast()), origin: origin(frame.line, frame.column))
+          keyLines.removeSubrange(frame.keyLinesStart...)
         } else {
           guard byte == UInt8(ascii: "]") else {
             throw error(.syntax, "expected ',' or ']' after an array element, found \(found())")
           }
           pos += 1
-          value = SettingValue(
-            .array(Array(elements[frame.start...])), origin: origin(frame.line, frame.column))
-          elements.removeSubrange(frame.start...)
+          value = SettingValue(.array(arrays.removeLast()), origin: origin(frame.line, frame.column))
         }
         frames.removeLast()
       }
+      if frames.isEmpty { return value }
     }
+  }
+
+  /// Sets a member: the last value wins in the first position, and a repeat gets a warning. `null`
+  /// unsets the key.
+  private mutating func store(
+    _ value: SettingValue?, in table: inout SettingTable, for frame: Frame, keyLines: inout [Int]
+  ) {
+    // Counting instead of a `contains` lookup hashes each key once; repeats are rare, so finding the
+    // first one by a linear search costs nothing in the common case.
+    let index: Int
+    let firstLine: Int
+    if let value {
+      let before = table.count
+      table[frame.key] = value
+      if table.count > before {
+        keyLines.append(frame.keyLine)
+        return
+      }
+      index = table.entries.firstIndex { $0.key == frame.key }!
+      firstLine = keyLines[frame.keyLinesStart + index]
+    } else {
+      guard let found = table.entries.firstIndex(where: { $0.key == frame.key }) else { return }
+      index = found
+      firstLine = keyLines.remove(at: frame.keyLinesStart + index)
+      table[frame.key] = nil
+    }
+    diagnostics.append(
+      Diagnostic(
+        .warning,
+        error(
+          .duplicateKey,
+          "duplicate key \"\(frame.key)\"; the last value wins (first set at line \(firstLine))",
+          line: frame.keyLine, column: frame.keyColumn)))
   }
 
   private func checkDepth(_ open: Int) throws(StrataError) {
@@ -220,8 +254,9 @@ struct JSONParser {
     }
   }
 
-  /// Parses `"key" :` and the whitespace after it; `after` names what came before, for messages.
-  private mutating func parseKey(after previous: String) throws(StrataError) -> Member {
+  /// Parses `"key" :` and the whitespace after it into `frame`; `previous` names what came before, for
+  /// messages.
+  private mutating func parseKey(after previous: String, into frame: inout Frame) throws(StrataError) {
     let keyLine = line
     let keyColumn = column
     guard pos < bytes.count else {
@@ -244,29 +279,9 @@ struct JSONParser {
     }
     pos += 1
     skipWhitespace()
-    return Member(key: key, line: keyLine, column: keyColumn, value: nil)
-  }
-
-  /// Builds a table from closed members: the last value wins, each repeat gets a warning.
-  private mutating func makeTable(_ slice: ArraySlice<Member>) -> SettingTable {
-    var table = SettingTable()
-    for index in slice.indices {
-      let member = slice[index]
-      // `null` members are not in the table, so a repeat of one is found by looking back.
-      if table.contains(member.key) || member.value == nil,
-        let first = slice[..<index].first(where: { $0.key == member.key })
-      {
-        diagnostics.append(
-          Diagnostic(
-            .warning,
-            error(
-              .duplicateKey,
-              "duplicate key \"\(member.key)\"; the last value wins (first set at line \(first.line))",
-              line: member.line, column: member.column)))
-      }
-      table[member.key] = member.value
-    }
-    return table
+    frame.key = key
+    frame.keyLine = keyLine
+    frame.keyColumn = keyColumn
   }
 
   private mutating func expectLiteral(_ literal: StaticString) throws(StrataError) {
