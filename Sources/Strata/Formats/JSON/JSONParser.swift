@@ -168,10 +168,12 @@ struct JSONParser {
 
       // A value is complete: store it in its container, closing every container that ends here.
       while let frame = frames.last {
+        // `take()` moves the value into its container instead of copying it (a retain and a release
+        // per node).
         if frame.isObject {
-          store(value, in: &tables[tables.count - 1], for: frame, keyLines: &keyLines)
-        } else if let value {
-          arrays[arrays.count - 1].append(value)
+          store(value.take(), in: &tables[tables.count - 1], for: frame, keyLines: &keyLines)
+        } else if let element = value.take() {
+          arrays[arrays.count - 1].append(element)
         } else {
           diagnostics.append(
             Diagnostic(
@@ -218,7 +220,7 @@ struct JSONParser {
   /// Sets a member: the last value wins in the first position, and a repeat gets a warning. `null`
   /// unsets the key.
   private mutating func store(
-    _ value: SettingValue?, in table: inout SettingTable, for frame: Frame, keyLines: inout [Int]
+    _ value: consuming SettingValue?, in table: inout SettingTable, for frame: Frame, keyLines: inout [Int]
   ) {
     // Counting instead of a `contains` lookup hashes each key once; repeats are rare, so finding the
     // first one by a linear search costs nothing in the common case.
