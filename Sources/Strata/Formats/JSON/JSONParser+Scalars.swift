@@ -278,7 +278,9 @@ extension JSONParser {
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
-      throw error(.invalidNumber, "number \(text) is too large for a double", column: startColumn)
+      // A pathological exponent can be thousands of digits long; the message needs only its start.
+      let shown = text.utf8.count > 40 ? text.prefix(40) + "…" : Substring(text)
+      throw error(.invalidNumber, "number \(shown) is too large for a double", column: startColumn)
     }
     return .double(value)
   }

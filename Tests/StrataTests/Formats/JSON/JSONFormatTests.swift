@@ -311,3 +311,11 @@ struct SplitMix64: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
+
+@Suite struct JSONLongNumberTests {
+  @Test func aHugeNumberIsShortenedInTheMessage() {
+    let digits = String(repeating: "9", count: 500)
+    let error = #expect(throws: StrataError.self) { try jsonValue("1e" + digits) }
+    #expect(error?.message == "number 1e" + String(repeating: "9", count: 38) + "… is too large for a double")
+  }
+}
