@@ -150,11 +150,11 @@ import Testing
       #expect(rows(run.output)["log.level"] == ["warn"])
       let errors = run.errors.split(separator: "\n").map(String.init)
       #expect(errors.count == 2)
-      #expect(errors[0].hasPrefix("b.json:2:27: error: "))
+      #expect(errors[0].hasPrefix("b.json:2:26: error: "))
       #expect(errors[1] == "missing.json: error: no such file")
       let check = try runConfigDump(["--check", "a.ini", "b.json"], in: dir)
       #expect(check.status == 1)
-      #expect(check.output.hasPrefix("b.json:2:27: error: "))
+      #expect(check.output.hasPrefix("b.json:2:26: error: "))
       #expect(check.output.hasSuffix("1 error, 0 warnings\n"))
     }
   }
