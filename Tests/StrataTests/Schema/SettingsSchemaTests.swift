@@ -93,7 +93,8 @@ final class SchemaSettings: SettingsGroup, @unchecked Sendable {
       @Setting(key: "max_connections") var other = 2
     }
     let store = SettingsStore(layers: [EnvironmentLayer(prefix: "APP", variables: [:])])
-    _ = Colliding(store: store)
+    let group = Colliding(store: store)
+    defer { withExtendedLifetime(group) {} }
     let collision = try #require(
       store.diagnostics.first { $0.error.code == .nameCollision && $0.severity == .error })
     #expect(
