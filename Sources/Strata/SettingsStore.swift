@@ -21,18 +21,18 @@ public final class SettingsStore: Sendable {
   @TaskLocal static var pinned: [ObjectIdentifier: Snapshot] = [:]
 
   let stack: LayerStack
-  let published: Mutex<Snapshot>
+  let published: Locked<Snapshot>
   /// The generation of ``snapshot``, readable without a lock: cached setting reads compare against it.
   let generationCounter = Atomic<Int>(0)
   /// How many ``SettingsGroup/withConsistentSnapshot(_:)`` calls are running; reads look for a pinned
   /// snapshot only when it is not zero.
   let pinCount = Atomic<Int>(0)
-  let state: Mutex<State>
+  let state: Locked<State>
   /// Serializes rebuilds, so that snapshots are published in the order their files were read. Only
   /// loaders take it; reads never do.
-  let rebuildLock = Mutex(())
+  let rebuildLock = Locked(())
   /// Serializes writes (read, edit, replace the file), so that concurrent writers never lose an update.
-  let writeLock = Mutex(())
+  let writeLock = Locked(())
   /// Where writes go.
   public let writeTarget: WriteTarget
 
@@ -65,8 +65,8 @@ public final class SettingsStore: Sendable {
   ) {
     stack = LayerStack(layers: layers, options: options)
     self.writeTarget = writeTarget
-    state = Mutex(State(contents: Array(repeating: nil, count: layers.count)))
-    published = Mutex(Snapshot.empty)
+    state = Locked(State(contents: Array(repeating: nil, count: layers.count)))
+    published = Locked(Snapshot.empty)
     rebuild(reloading: nil)
   }
 

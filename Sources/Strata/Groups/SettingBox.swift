@@ -32,7 +32,7 @@ protocol AnySettingBox: AnyObject, Sendable {
 ///
 /// A `Setting` (a struct stored in the group) holds one box; the store holds it weakly.
 final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
-  // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its Mutex.
+  // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its lock.
   let defaultValue: Value
   let declaredKey: String?
   let traits: SettingTraits
@@ -41,7 +41,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   let isRestartRequired: Bool
   let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
   let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
-  let state: Mutex<State>
+  let state: Locked<State>
 
   struct State {
     var store: SettingsStore?
@@ -78,7 +78,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     self.validation = validation
     self.decode = decode
     self.encode = encode
-    self.state = Mutex(State(value: defaultValue))
+    self.state = Locked(State(value: defaultValue))
   }
 
   var key: String { state.withLock { $0.key } }
