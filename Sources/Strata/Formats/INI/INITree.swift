@@ -27,23 +27,47 @@ final class INITable {
   let origin: Origin
   private(set) var keys: [String] = []
   private(set) var nodes: [Node] = []
-  private var index: [String: Int] = [:]
+  /// Built only once a table grows past `linearLimit`: most sections have a few dozen keys, where a
+  /// linear scan of short strings beats hashing each key (and growing a dictionary) several times.
+  private var index: [String: Int]? = nil
+  private static let linearLimit = 24
 
   init(origin: Origin) { self.origin = origin }
 
-  subscript(key: String) -> Node? {
-    index[key].map { nodes[$0] }
+  /// The position of a key, or `nil`.
+  func position(of key: String) -> Int? {
+    if let index { return index[key] }
+    return keys.firstIndex(of: key)
   }
 
-  /// Sets a key; an existing key keeps its first position, as ``SettingTable`` does.
-  func set(_ key: String, _ node: Node) {
-    if let position = index[key] {
-      nodes[position] = node
-    } else {
-      index[key] = nodes.count
-      keys.append(key)
-      nodes.append(node)
+  subscript(key: String) -> Node? {
+    position(of: key).map { nodes[$0] }
+  }
+
+  /// Adds a key that is not in the table yet.
+  func append(_ key: String, _ node: Node) {
+    if index != nil {
+      index![key] = nodes.count
+    } else if keys.count == Self.linearLimit {
+      var built = [String: Int](minimumCapacity: Self.linearLimit * 4)
+      for (position, existing) in keys.enumerated() { built[existing] = position }
+      built[key] = nodes.count
+      index = built
     }
+    keys.append(key)
+    nodes.append(node)
+  }
+
+  /// Replaces the node at a position; the key keeps its first position, as ``SettingTable`` does.
+  func replace(at position: Int, with node: Node) { nodes[position] = node }
+
+  /// Appends to the array at `position` in place (no copy of the elements).
+  func appendToArray(at position: Int, _ value: SettingValue) -> Bool {
+    guard case .array(var items, let origin) = nodes[position] else { return false }
+    nodes[position] = .value(value)  // drop the enum's reference so `items` is uniquely owned
+    items.append(value)
+    nodes[position] = .array(items, origin: origin)
+    return true
   }
 
   /// The finished value. Depth is bounded by `ParseOptions.maxDepth`, checked on insertion.
@@ -92,7 +116,7 @@ final class INITreeBuilder {
         table = child
       case nil:
         let child = INITable(origin: origin)
-        table.set(part.name, .table(child))
+        table.append(part.name, .table(child))
         table = child
       case let other?:
         throw StrataError(
@@ -111,7 +135,7 @@ final class INITreeBuilder {
     file: String
   ) throws(StrataError) {
     let last = parts[parts.count - 1]
-    let keyOrigin = Origin.file(path: file, line: parts[0].line, column: parts[0].column)
+    var keyOrigin: Origin { .file(path: file, line: parts[0].line, column: parts[0].column) }
     let table =
       parts.count == 1
       ? section
@@ -121,28 +145,27 @@ final class INITreeBuilder {
         .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: last.line,
         column: last.column)
     }
-    let existing = table[last.name]
-    if case .table(let child)? = existing {
+    let position = table.position(of: last.name)
+    guard let position else {
+      table.append(last.name, append ? .array([value], origin: keyOrigin) : .value(value))
+      return
+    }
+    let existing = table.nodes[position]
+    if case .table(let child) = existing {
       throw StrataError(
         .syntax,
         "'\(pathText(prefix, parts))' is already a table (at \(child.origin)); it cannot also be a value",
         path: file, line: last.line, column: last.column)
     }
-    if append, case .array(var items, let origin)? = existing {
-      items.append(value)
-      table.set(last.name, .array(items, origin: origin))
-      return
-    }
-    if let existing {
-      diagnostics.append(
-        Diagnostic(
-          .warning,
-          StrataError(
-            .duplicateKey,
-            "duplicate key '\(pathText(prefix, parts))' (first set at \(existing.origin)); the last value wins",
-            path: file, line: last.line, column: last.column)))
-    }
-    table.set(last.name, append ? .array([value], origin: keyOrigin) : .value(value))
+    if append && table.appendToArray(at: position, value) { return }
+    diagnostics.append(
+      Diagnostic(
+        .warning,
+        StrataError(
+          .duplicateKey,
+          "duplicate key '\(pathText(prefix, parts))' (first set at \(existing.origin)); the last value wins",
+          path: file, line: last.line, column: last.column)))
+    table.replace(at: position, with: append ? .array([value], origin: keyOrigin) : .value(value))
   }
 
   private func pathText(_ prefix: [String], _ parts: [INIPathPart]) -> String {
