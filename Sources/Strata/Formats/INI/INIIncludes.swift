@@ -1,0 +1,155 @@
+import Glibc
+
+/// The state of one INI parse across the file and everything it includes: the tree, the files read,
+/// and the chain of files being read (to find cycles).
+final class INIParseSession {
+  let options: ParseOptions
+  let tree: INITreeBuilder
+  private(set) var includedFiles: [String] = []
+  /// The files being read, outermost first: as reported, and lexically normalized for comparison.
+  private var active: [(path: String, key: String)] = []
+
+  /// Extensions `!includedir` reads: the registry's INI extensions plus MySQL's `.cnf`.
+  static let directoryExtensions = INIFormat.fileExtensions + ["cnf"]
+
+  init(path: String, options: ParseOptions) {
+    self.options = options
+    tree = INITreeBuilder(rootOrigin: .file(path: path, line: 0, column: 0), maxDepth: options.maxDepth)
+  }
+
+  /// Parses one file's bytes into the tree.
+  func parseFile(_ bytes: [UInt8], path: String) throws(StrataError) {
+    active.append((path, Self.normalize(path)))
+    defer { active.removeLast() }
+    try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) in
+      var parser = INIFileParser(bytes: buffer, path: path, session: self)
+      try parser.run()
+    }
+  }
+
+  /// `!include FILE`, relative to the including file's directory.
+  func include(_ written: String, from parser: INIFileParser, at offset: Int) throws(StrataError) {
+    try includeFile(Self.join(Self.directory(of: parser.path), written), from: parser, at: offset)
+  }
+
+  /// `!includedir DIR`: the directory's configuration files in byte order of their names, with the
+  /// drop-in rules that skip editor and package-manager leftovers.
+  func includeDirectory(_ written: String, from parser: INIFileParser, at offset: Int) throws(StrataError) {
+    let directory = Self.join(Self.directory(of: parser.path), written)
+    let resolved = options.resolvePath(directory)
+    guard let handle = opendir(resolved) else {
+      let code = errno
+      if code == ENOENT || code == ENOTDIR {
+        throw parser.error(.notFound, "the directory '\(directory)' to include does not exist", at: offset)
+      }
+      throw parser.error(
+        .unreadable, "cannot read the directory '\(directory)': \(FileReader.describe(errno: code))",
+        at: offset)
+    }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      names.append(name)
+    }
+    closedir(handle)
+    for name in DropInNames.sorted(names, extensions: Self.directoryExtensions) {
+      let file = Self.join(directory, name)
+      var info = stat()
+      // A subdirectory named like a drop-in (`x.conf/`) is not a file to read.
+      if stat(options.resolvePath(file), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { continue }
+      try includeFile(file, from: parser, at: offset)
+    }
+  }
+
+  private func includeFile(_ file: String, from parser: INIFileParser, at offset: Int) throws(StrataError) {
+    let key = Self.normalize(file)
+    if active.contains(where: { $0.key == key }) {
+      let chain = (active.map(\.path) + [file]).joined(separator: " → ")
+      throw parser.error(.includeCycle, "include cycle: \(chain)", at: offset)
+    }
+    if includedFiles.count >= options.maxIncludedFiles {
+      throw parser.error(
+        .tooManyFiles, "more than \(options.maxIncludedFiles) included files (while including '\(file)')",
+        at: offset)
+    }
+    guard
+      let bytes = try FileReader.read(options.resolvePath(file), reportedAs: file, limit: options.maxFileSize)
+    else {
+      throw parser.error(.notFound, "the included file '\(file)' does not exist", at: offset)
+    }
+    includedFiles.append(file)
+    try parseFile(bytes, path: file)
+  }
+
+  /// The directory part of a path (`""` for a bare name), to resolve includes against.
+  static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// `name` relative to `directory` (unless absolute), without `.` components or doubled slashes.
+  static func join(_ directory: String, _ name: String) -> String {
+    let full = name.hasPrefix("/") || directory.isEmpty ? name : directory + "/" + name
+    let absolute = full.hasPrefix("/")
+    let kept = full.split(separator: "/").filter { $0 != "." }
+    let joined = kept.joined(separator: "/")
+    return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+  }
+
+  /// `path` with `..` resolved lexically, for comparing paths when looking for cycles.
+  static func normalize(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/") where part != "." {
+      if part == "..", let last = parts.last, last != ".." {
+        parts.removeLast()
+      } else {
+        parts.append(part)
+      }
+    }
+    return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+  }
+}
+
+extension INIFileParser {
+  /// `!include FILE`, `!includedir DIR`; any other `!name` is a warning and the line is skipped.
+  /// - Returns: where the next line starts.
+  mutating func parseDirective(_ bang: Int, _ end: Int, _ lineEnd: Int) throws(StrataError) -> Int {
+    var q = bang + 1
+    while q < end && !INIByte.isSpace(bytes[q]) { q += 1 }
+    let name = string(bang + 1, q)
+    switch name {
+    case "include", "includedir":
+      let directiveLine = line
+      let directiveLineStart = lineStart
+      let (argument, argumentOrigin, next) = try parseValue(from: q, end, lineEnd)
+      guard !argument.isEmpty else {
+        guard case .file(_, let argLine, let argColumn) = argumentOrigin else { return next }
+        throw StrataError(
+          .syntax, "expected a \(name == "include" ? "file" : "directory") name after '!\(name)'", path: path,
+          line: argLine, column: argColumn)
+      }
+      // Errors point at the directive, even when its argument continued over several lines.
+      var atDirective = self
+      atDirective.line = directiveLine
+      atDirective.lineStart = directiveLineStart
+      if name == "include" {
+        try session.include(argument, from: atDirective, at: bang)
+      } else {
+        try session.includeDirectory(argument, from: atDirective, at: bang)
+      }
+      return next
+    case "":
+      throw error(.syntax, "expected a directive name after '!' (such as !include)", at: bang + 1)
+    default:
+      session.tree.diagnostics.append(
+        Diagnostic(
+          .warning,
+          error(
+            .unknownDirective, "unknown directive '!\(name)' (known: !include, !includedir); line ignored",
+            at: bang)))
+      return lineEnd + 1
+    }
+  }
+}

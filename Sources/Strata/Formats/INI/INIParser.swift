@@ -1,0 +1,259 @@
+import Glibc
+
+/// Parses the bytes of one INI file into a session's tree, line by line, at the byte level.
+///
+/// Only keys and values become `String`s (one per token, straight from the buffer when nothing needs
+/// unescaping); everything else is positions into the buffer.
+struct INIFileParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let path: String
+  let session: INIParseSession
+  /// The current line (1-based) and the offset where it starts; a column is `offset - lineStart + 1`.
+  var line = 0
+  var lineStart = 0
+  /// The current section and its path. An included file starts at the top level (see Documentation/INI.md).
+  var section: INITable
+  var sectionPath: [String] = []
+  /// Reused for each key, so a line allocates no array.
+  var parts: [INIPathPart] = []
+
+  init(bytes: UnsafeBufferPointer<UInt8>, path: String, session: INIParseSession) {
+    self.bytes = bytes
+    self.path = path
+    self.session = session
+    self.section = session.tree.root
+  }
+
+  func error(_ code: StrataError.Code, _ message: String, at offset: Int) -> StrataError {
+    StrataError(code, message, path: path, line: line, column: offset - lineStart + 1)
+  }
+
+  func origin(at offset: Int) -> Origin {
+    .file(path: path, line: line, column: offset - lineStart + 1)
+  }
+
+  /// The end of the line starting at `start` (the offset of its `\n`, or the end of the buffer) and the end
+  /// of its content (before a `\r\n`'s `\r`).
+  func lineBounds(from start: Int) -> (lineEnd: Int, contentEnd: Int) {
+    let count = bytes.count
+    var lineEnd = count
+    if start < count, let found = memchr(bytes.baseAddress! + start, Int32(INIByte.newline), count - start) {
+      lineEnd = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - bytes.baseAddress!
+    }
+    var contentEnd = lineEnd
+    if contentEnd > start && bytes[contentEnd - 1] == INIByte.carriageReturn { contentEnd -= 1 }
+    return (lineEnd, contentEnd)
+  }
+
+  @inline(__always) func skipSpaces(_ i: Int, _ end: Int) -> Int {
+    var i = i
+    while i < end && INIByte.isSpace(bytes[i]) { i += 1 }
+    return i
+  }
+
+  @inline(__always) func trimEnd(_ start: Int, _ end: Int) -> Int {
+    var end = end
+    while end > start && INIByte.isSpace(bytes[end - 1]) { end -= 1 }
+    return end
+  }
+
+  func string(_ start: Int, _ end: Int) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+  }
+
+  /// Parses the whole buffer.
+  mutating func run() throws(StrataError) {
+    var pos = 0
+    if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { pos = 3 }
+    if let bad = INIUTF8.firstInvalidOffset(bytes) {
+      let (badLine, badColumn) = INIUTF8.position(of: bad, in: bytes, start: pos)
+      throw StrataError(
+        .invalidUTF8, "invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))", path: path,
+        line: badLine, column: badColumn)
+    }
+    let count = bytes.count
+    while pos < count {
+      line += 1
+      lineStart = pos
+      let (lineEnd, contentEnd) = lineBounds(from: pos)
+      let i = skipSpaces(pos, contentEnd)
+      var next = lineEnd + 1
+      if i < contentEnd {
+        switch bytes[i] {
+        case INIByte.hash, INIByte.semicolon: break
+        case INIByte.openBracket: try parseHeader(i, contentEnd)
+        case INIByte.exclamation: next = try parseDirective(i, contentEnd, lineEnd)
+        default: next = try parseKeyLine(i, contentEnd, lineEnd)
+        }
+      }
+      pos = next
+    }
+  }
+
+  // MARK: Section headers
+
+  /// `[a.b "c"]`: dotted parts, optionally git's whitespace-separated quoted subsection.
+  mutating func parseHeader(_ open: Int, _ end: Int) throws(StrataError) {
+    parts.removeAll(keepingCapacity: true)
+    var p = skipSpaces(open + 1, end)
+    while true {
+      guard p < end else {
+        throw error(.syntax, "expected ']' to close the section header", at: end)
+      }
+      let byte = bytes[p]
+      if byte == INIByte.doubleQuote {
+        let partLine = line
+        let column = p - lineStart + 1
+        var q = p
+        let name = try parseQuotedName(&q, end)
+        parts.append(INIPathPart(name: name, line: partLine, column: column))
+        p = skipSpaces(q, end)
+        guard p < end else { throw error(.syntax, "expected ']' to close the section header", at: end) }
+        switch bytes[p] {
+        case INIByte.closeBracket: break
+        case INIByte.dot: p = skipSpaces(p + 1, end)
+        case INIByte.doubleQuote: break
+        default:
+          throw error(
+            .syntax, "expected '.' or ']' after a quoted name, found \(INIByte.describe(bytes[p]))", at: p)
+        }
+        if bytes[p] == INIByte.closeBracket { break }
+        continue
+      }
+      if byte == INIByte.closeBracket || byte == INIByte.dot {
+        throw error(
+          .syntax, parts.isEmpty ? "expected a section name" : "expected a section name after '.'", at: p)
+      }
+      var q = p
+      while q < end {
+        let c = bytes[q]
+        if c == INIByte.dot || c == INIByte.closeBracket || c == INIByte.doubleQuote { break }
+        if c == INIByte.openBracket {
+          throw error(.syntax, "unexpected '[' in a section name; expected ']'", at: q)
+        }
+        q += 1
+      }
+      let nameEnd = trimEnd(p, q)
+      parts.append(INIPathPart(name: string(p, nameEnd), line: line, column: p - lineStart + 1))
+      guard q < end else { throw error(.syntax, "expected ']' to close the section header", at: end) }
+      if bytes[q] == INIByte.closeBracket {
+        p = q
+        break
+      }
+      if bytes[q] == INIByte.doubleQuote {
+        // git's `[remote "origin"]`: the quoted subsection must be set off by whitespace.
+        guard nameEnd < q else {
+          throw error(.syntax, "expected a space before the quoted subsection name", at: q)
+        }
+        p = q
+        continue
+      }
+      p = skipSpaces(q + 1, end)
+    }
+    let after = skipSpaces(p + 1, end)
+    if after < end && !INIByte.isCommentStart(bytes[after]) {
+      throw error(
+        .syntax, "expected the end of the line after ']', found \(INIByte.describe(bytes[after]))", at: after)
+    }
+    let headerOrigin = origin(at: open)
+    section = try session.tree.table(
+      at: parts[...], below: session.tree.root, prefix: [], origin: headerOrigin, file: path)
+    sectionPath = parts.map(\.name)
+  }
+
+  // MARK: Keys
+
+  /// `key = value`, `key: value`, `a.b = v`, `"quoted.key" = v`, `key[] = v`, or a bare flag.
+  /// - Returns: where the next line starts (a value may continue over several lines).
+  mutating func parseKeyLine(_ start: Int, _ end: Int, _ lineEnd: Int) throws(StrataError) -> Int {
+    // Find the delimiter: the first '=' or ':' outside a quoted key part, unless a comment comes first.
+    var p = start
+    var atPartStart = true
+    var delimiter = -1
+    var stop = end
+    scan: while p < end {
+      let c = bytes[p]
+      switch c {
+      case INIByte.equals, INIByte.colon:
+        delimiter = p
+        break scan
+      case INIByte.doubleQuote where atPartStart:
+        p = try skipQuotedName(p, end)
+        atPartStart = false
+        continue
+      case INIByte.dot:
+        atPartStart = true
+      case INIByte.hash, INIByte.semicolon:
+        if INIByte.isSpace(bytes[p - 1]) {
+          stop = p
+          break scan
+        }
+        atPartStart = false
+      case INIByte.space, INIByte.tab: break
+      default: atPartStart = false
+      }
+      p += 1
+    }
+    if delimiter < 0 {
+      // A name alone (MySQL's `quick`) is a flag, taken literally: no dots, quotes or `[]`.
+      let nameEnd = trimEnd(start, stop)
+      let value = SettingValue(.string("true"), origin: origin(at: start))
+      parts.removeAll(keepingCapacity: true)
+      parts.append(INIPathPart(name: string(start, nameEnd), line: line, column: start - lineStart + 1))
+      try session.tree.set(value, at: parts, in: section, prefix: sectionPath, append: false, file: path)
+      return lineEnd + 1
+    }
+    let keyEnd = trimEnd(start, delimiter)
+    if keyEnd == start {
+      throw error(.syntax, "expected a key before \(INIByte.describe(bytes[delimiter]))", at: delimiter)
+    }
+    let isArray = try parseKeyParts(start, keyEnd)
+    let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
+    try session.tree.set(
+      SettingValue(.string(value), origin: valueOrigin), at: parts, in: section, prefix: sectionPath,
+      append: isArray, file: path)
+    return next
+  }
+
+  /// Splits `[start, end)` (trimmed, non-empty) into `parts`.
+  /// - Returns: whether the key ends in `[]`.
+  mutating func parseKeyParts(_ start: Int, _ end: Int) throws(StrataError) -> Bool {
+    parts.removeAll(keepingCapacity: true)
+    var p = start
+    while true {
+      p = skipSpaces(p, end)
+      guard p < end else { throw error(.syntax, "expected a key name after '.'", at: p) }
+      if bytes[p] == INIByte.doubleQuote {
+        let column = p - lineStart + 1
+        let name = try parseQuotedName(&p, end)
+        parts.append(INIPathPart(name: name, line: line, column: column))
+        p = skipSpaces(p, end)
+        if p == end { return false }
+        if bytes[p] == INIByte.dot {
+          p += 1
+          continue
+        }
+        if p + 2 == end && bytes[p] == INIByte.openBracket && bytes[p + 1] == INIByte.closeBracket {
+          return true
+        }
+        throw error(
+          .syntax, "expected '.' or '=' after a quoted key, found \(INIByte.describe(bytes[p]))", at: p)
+      }
+      var q = p
+      while q < end && bytes[q] != INIByte.dot { q += 1 }
+      if q == p { throw error(.syntax, "expected a key name before '.'", at: p) }
+      var nameEnd = trimEnd(p, q)
+      var isArray = false
+      if q == end && nameEnd - p >= 2 && bytes[nameEnd - 2] == INIByte.openBracket
+        && bytes[nameEnd - 1] == INIByte.closeBracket
+      {
+        isArray = true
+        nameEnd = trimEnd(p, nameEnd - 2)
+        if nameEnd == p { throw error(.syntax, "expected a key name before '[]'", at: p) }
+      }
+      parts.append(INIPathPart(name: string(p, nameEnd), line: line, column: p - lineStart + 1))
+      if q == end { return isArray }
+      p = q + 1
+    }
+  }
+}
