@@ -23,10 +23,10 @@ public final class SettingsStore: Sendable {
   let stack: LayerStack
   let published: Locked<Snapshot>
   /// The generation of ``snapshot``, readable without a lock: cached setting reads compare against it.
-  let generationCounter = Atomic<Int>(0)
+  @usableFromInline let generationCounter = Atomic<Int>(0)
   /// How many ``SettingsGroup/withConsistentSnapshot(_:)`` calls are running; reads look for a pinned
   /// snapshot only when it is not zero.
-  let pinCount = Atomic<Int>(0)
+  @usableFromInline let pinCount = Atomic<Int>(0)
   let state: Locked<State>
   /// Serializes rebuilds, so that snapshots are published in the order their files were read. Only
   /// loaders take it; reads never do.

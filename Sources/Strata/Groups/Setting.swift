@@ -1,3 +1,5 @@
+import Observation
+
 /// A typed setting, declared as a property of a ``SettingsGroup``.
 ///
 /// ```swift
@@ -13,7 +15,7 @@
 /// ``SettingRecord``. Used outside a `SettingsGroup`, `@Setting` does not compile.
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
-  let box: SettingBox<Value>
+  @usableFromInline let box: SettingBox<Value>
 
   /// Declares a setting of a `Codable` type (numbers, strings, Bool, Date, Data, URL, Duration, arrays,
   /// dictionaries, optionals, `Codable` structs).
@@ -93,6 +95,7 @@ public struct Setting<Value: Sendable>: Sendable {
   public var projectedValue: SettingRecord<Value> { SettingRecord(box: box) }
 
   /// Reads and writes the setting through its group (the enclosing-instance form of a property wrapper).
+  @inlinable
   public static subscript<Group: SettingsGroup>(
     _enclosingInstance group: Group,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Group, Value>,
@@ -112,12 +115,7 @@ public struct Setting<Value: Sendable>: Sendable {
       return box.read()
     }
     set {
-      let box = group[keyPath: storageKeyPath].box
-      do {
-        try SettingRecord(box: box).set(newValue)
-      } catch {
-        box.store?.report(error, forKey: box.key)
-      }
+      group[keyPath: storageKeyPath].box.assign(newValue)
     }
   }
 }

@@ -31,25 +31,29 @@ protocol AnySettingBox: AnyObject, Sendable {
 /// for the current generation, and its subscribers.
 ///
 /// A `Setting` (a struct stored in the group) holds one box; the store holds it weakly.
+@usableFromInline
 final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its lock.
-  let defaultValue: Value
+  @usableFromInline let defaultValue: Value
   let declaredKey: String?
   let traits: SettingTraits
   let attributes: SettingAttributes
   let validation: SettingValidation<Value>?
-  let isRestartRequired: Bool
+  @usableFromInline let isRestartRequired: Bool
   let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
   let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
-  let state: Locked<State>
+  @usableFromInline let state: Locked<State>
+  /// Whether the Observation hook is installed; checked without the lock on every read.
+  @usableFromInline let hasObserverHook = Atomic<Bool>(false)
 
+  @usableFromInline
   struct State {
-    var store: SettingsStore?
+    @usableFromInline var store: SettingsStore?
     var key = ""
     var propertyName = ""
     /// The value for `generation` (-1: nothing cached yet).
-    var generation = -1
-    var value: Value
+    @usableFromInline var generation = -1
+    @usableFromInline var value: Value
     var origin: Origin = .codeDefault
     /// The newest snapshot generation applied; older ones arriving late are ignored.
     var appliedGeneration = -1
@@ -59,7 +63,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var nextContinuation = 0
     var observe: (@Sendable () -> Void)?
     /// For `.restartRequired` settings: the value is fixed once resolved, for the life of the process.
-    var isRunningValueFixed = false
+    @usableFromInline var isRunningValueFixed = false
   }
 
   init(
@@ -100,22 +104,41 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   /// The value for the current generation: from the cache when it is current (a lock held only to copy
   /// the value), else resolved outside the lock and cached.
+  @inlinable
   func read() -> Value {
-    // One lock acquisition on the hot path: the cached value is current when its generation is the
-    // store's (read atomically), and no consistent-snapshot pin is active.
-    let (hit, store) = state.withLock { state -> (Value?, SettingsStore?) in
-      guard let store = state.store else { return (defaultValue, nil) }
-      if state.isRunningValueFixed { return (state.value, store) }
+    // The hot path, inlined and specialized in the caller: one lock acquisition to copy the cached
+    // value when its generation is the store's (read atomically) and no consistent-snapshot pin is
+    // active.
+    let hit = state.withLock { state -> Value? in
+      guard let store = state.store else { return defaultValue }
+      if state.isRunningValueFixed { return state.value }
       if store.pinCount.load(ordering: .relaxed) == 0,
         state.generation == store.generationCounter.load(ordering: .acquiring)
       {
         if isRestartRequired { state.isRunningValueFixed = true }
-        return (state.value, store)
+        return state.value
       }
-      return (nil, store)
+      return nil
     }
     if let hit { return hit }
-    guard let store else { return defaultValue }
+    return readResolving()
+  }
+
+  /// An assignment through the property: a write that cannot throw, so a failure is reported to the
+  /// store's diagnostics instead.
+  @usableFromInline
+  func assign(_ newValue: Value) {
+    do {
+      try SettingRecord(box: self).set(newValue)
+    } catch {
+      store?.report(error, forKey: key)
+    }
+  }
+
+  /// The slow path: resolve the value for the snapshot reads should see, and cache it.
+  @usableFromInline
+  func readResolving() -> Value {
+    guard let store = state.withLock({ $0.store }) else { return defaultValue }
     let snapshot = store.readingSnapshot()
     let resolved = resolve(in: snapshot, key: key)
     return state.withLock { state in
@@ -258,11 +281,16 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   }
 
   /// Installs the Observation hook once (from the first typed read, which knows the key path).
+  @inlinable
   func installObserverIfNeeded(_ make: () -> @Sendable () -> Void) {
-    let needed = state.withLock { $0.observe == nil }
-    guard needed else { return }
-    let hook = make()
+    guard !hasObserverHook.load(ordering: .acquiring) else { return }
+    installObserver(make())
+  }
+
+  @usableFromInline
+  func installObserver(_ hook: @escaping @Sendable () -> Void) {
     state.withLock { state in if state.observe == nil { state.observe = hook } }
+    hasObserverHook.store(true, ordering: .releasing)
   }
 }
 

@@ -35,7 +35,7 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   public private(set) var store: SettingsStore
   /// The full dotted section, such as `server.limits` for a nested group.
   public private(set) var sectionPath: String
-  let registrar = ObservationRegistrar()
+  @usableFromInline let registrar = ObservationRegistrar()
   private var settings: [(name: String, box: any AnySettingBox)] = []
   private var groups: [(name: String, group: SettingsGroup)] = []
 

@@ -6,11 +6,13 @@ import Glibc
 /// ThreadSanitizer cannot see: under `--sanitize=thread` every access it protects would be reported as
 /// a race, hiding real ones. `pthread_mutex_lock` is intercepted by TSan, and costs the same
 /// uncontended.
+@usableFromInline
 final class Locked<State>: @unchecked Sendable {
   // @unchecked: `state` is only touched inside `withLock`, with `mutex` held.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var state: State
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline var state: State
 
+  @usableFromInline
   init(_ state: State) {
     self.state = state
     mutex = .allocate(capacity: 1)
@@ -25,6 +27,7 @@ final class Locked<State>: @unchecked Sendable {
   }
 
   /// Runs `body` with the lock held. `body` must not call back into code that takes the same lock.
+  @inlinable
   func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure)
     -> Result
   {
