@@ -16,6 +16,11 @@ struct BinaryPropertyListParser {
   private var referenceSize = 0
   private var objectCount = 0
   private var offsetTable = 0
+  /// Per object: `unseen`, `onPath` (an open container), or the index of its value in `finished`.
+  private var slots: [Int32] = []
+  private var finished: [SettingValue] = []
+  private static let unseen: Int32 = -1
+  private static let onPath: Int32 = -2
   /// Warnings found while parsing (duplicate keys).
   private(set) var diagnostics: [Diagnostic] = []
 
@@ -58,16 +63,17 @@ struct BinaryPropertyListParser {
       throw invalid("offset table offset \(table) is outside the object area 9…\(trailer)")
     }
     offsetTable = Int(table)
-    guard count >= 1, count <= UInt64((trailer - offsetTable) / offsetSize) else {
+    guard count >= 1, count <= UInt64((trailer - offsetTable) / offsetSize), count <= UInt64(Int32.max) else {
       throw invalid("object count \(count) does not fit the offset table at offset \(offsetTable)")
     }
     objectCount = Int(count)
     guard top < count else { throw invalid("top object \(top) is not below the object count \(count)") }
 
-    var finished: [Int: SettingValue] = [:]
-    var onPath = Set<Int>()
+    // One slot per object, indexed directly (hashing showed up as the main cost): the count was checked
+    // against the offset table above, so this is at most 4 bytes per byte of the table.
+    slots = [Int32](repeating: Self.unseen, count: objectCount)
     var stack: [Frame] = []
-    var produced = try begin(Int(top), finished: &finished, onPath: &onPath, stack: &stack)
+    var produced = try begin(Int(top), stack: &stack)
     while true {
       if let value = produced {
         guard !stack.isEmpty else { return value }
@@ -80,27 +86,28 @@ struct BinaryPropertyListParser {
         let slot = frame.isDict ? frame.count + frame.next : frame.next
         let reference = try readReference(at: frame.references + slot * referenceSize)
         stack[last].next += 1
-        produced = try begin(reference, finished: &finished, onPath: &onPath, stack: &stack)
+        produced = try begin(reference, stack: &stack)
       } else {
         let frame = stack.removeLast()
-        onPath.remove(frame.object)
         let value: SettingValue
         if frame.isDict {
           var table = SettingTable()
           for (key, item) in zip(frame.keys, frame.values) {
-            if table.contains(key) {
+            // Counting instead of asking `contains` first saves a hash per key.
+            let before = table.count
+            table[key] = item
+            if table.count == before {
               diagnostics.append(
                 Diagnostic(
                   .warning,
                   StrataError(.duplicateKey, "duplicate key \"\(key)\"; the last value wins", path: path)))
             }
-            table[key] = item
           }
           value = SettingValue(.table(table), origin: origin)
         } else {
           value = SettingValue(.array(frame.values), origin: origin)
         }
-        finished[frame.object] = value
+        remember(value, as: frame.object)
         produced = value
       }
     }
@@ -108,19 +115,18 @@ struct BinaryPropertyListParser {
 
   /// Returns the object's value when it is a scalar or already built; for an array or dict, pushes a
   /// frame and returns `nil`.
-  private mutating func begin(
-    _ object: Int, finished: inout [Int: SettingValue], onPath: inout Set<Int>, stack: inout [Frame]
-  ) throws(StrataError) -> SettingValue? {
-    if let value = finished[object] { return value }
+  private mutating func begin(_ object: Int, stack: inout [Frame]) throws(StrataError) -> SettingValue? {
+    let slot = slots[object]
+    if slot >= 0 { return finished[Int(slot)] }
     let offset = try offset(of: object)
     let marker = bytes[offset]
     guard marker >> 4 == 0xA || marker >> 4 == 0xD else {
       let value = SettingValue(try scalar(at: offset), origin: origin)
-      if marker >> 4 >= 4 { finished[object] = value }  // strings and data: share one copy
+      if marker >> 4 >= 4 { remember(value, as: object) }  // strings and data: share one copy
       return value
     }
     let isDict = marker >> 4 == 0xD
-    guard !onPath.contains(object) else {
+    guard slot != Self.onPath else {
       throw invalid("object \(object) at offset \(offset) contains itself (a reference cycle)")
     }
     guard stack.count < maxDepth else {
@@ -133,7 +139,7 @@ struct BinaryPropertyListParser {
       frame.keys.reserveCapacity(count)
       for k in 0..<count {
         let key = try readReference(at: start + k * referenceSize)
-        if let cached = finished[key], case .string(let s) = cached.kind {
+        if slots[key] >= 0, case .string(let s) = finished[Int(slots[key])].kind {
           frame.keys.append(s)
           continue
         }
@@ -141,13 +147,19 @@ struct BinaryPropertyListParser {
         guard (5...7).contains(bytes[keyOffset] >> 4), case .string(let s) = try scalar(at: keyOffset) else {
           throw invalid("dict key at offset \(keyOffset) is not a string")
         }
-        finished[key] = SettingValue(.string(s), origin: origin)
+        remember(SettingValue(.string(s), origin: origin), as: key)
         frame.keys.append(s)
       }
     }
-    onPath.insert(object)
+    slots[object] = Self.onPath
     stack.append(frame)
     return nil
+  }
+
+  /// Keeps a finished object so that later references to it share it.
+  private mutating func remember(_ value: SettingValue, as object: Int) {
+    slots[object] = Int32(finished.count)
+    finished.append(value)
   }
 
   /// Decodes a non-container object at `offset`.
@@ -277,8 +289,11 @@ struct BinaryPropertyListParser {
   }
 
   /// Checks that `size` bytes from `start` lie before the offset table.
-  private func require(_ start: Int, _ size: Int, _ what: String) throws(StrataError) {
-    guard start >= 0, size <= offsetTable - start else { throw invalid("\(what) runs past the object area") }
+  /// The description is built only on failure: this runs for every reference and scalar.
+  private func require(_ start: Int, _ size: Int, _ what: @autoclosure () -> String) throws(StrataError) {
+    guard start >= 0, size <= offsetTable - start else {
+      throw invalid("\(what()) runs past the object area")
+    }
   }
 
   /// A big-endian unsigned integer of `size` (1…8) bytes; the caller has checked the bounds.

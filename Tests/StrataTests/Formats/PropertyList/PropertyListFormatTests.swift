@@ -73,7 +73,9 @@ private let sample = table([
   }
 
   @Test func roundTripsSpecialReals() throws {
-    let reals: [Double] = [.nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1.0 / 3]
+    let reals: [Double] = [
+      .nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1.0 / 3,
+    ]
     let tree = table(reals.enumerated().map { ("r\($0)", node(.double($1))) })
     for bytes in [try format.serialize(tree), try format.serializeBinary(tree)] {
       let root = try format.parse(bytes, path: "r", options: ParseOptions()).root
