@@ -1,14 +1,14 @@
 import FoundationEssentials
+import Glibc
 
 /// The elements of an XML property list.
 enum PropertyListElement: Sendable {
   case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
 
   /// Recognizes an element name given as bytes.
-  init?(_ name: some Collection<UInt8>) {
-    func equals(_ s: StaticString) -> Bool {
-      name.elementsEqual(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
+  init?(_ name: UnsafeBufferPointer<UInt8>) {
+    // Called for every tag: compare raw bytes instead of going through generic collection code.
+    func equals(_ s: StaticString) -> Bool { memcmp(name.baseAddress!, s.utf8Start, name.count) == 0 }
     switch name.count {
     case 3 where equals("key"): self = .key
     case 4 where equals("dict"): self = .dict

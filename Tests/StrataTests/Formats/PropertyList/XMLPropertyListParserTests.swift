@@ -201,6 +201,25 @@ func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" 
     }
   }
 
+  @Test func parsesDeepInputOnASmallStack() throws {
+    let depth = 100_000
+    let deep =
+      "<plist><dict><key>a</key>" + String(repeating: "<array>", count: depth)
+      + String(repeating: "</array>", count: depth) + "</dict></plist>"
+    /// Written by the thread before it signals, read after the wait: the semaphore orders the accesses.
+    final class Outcome: @unchecked Sendable { var code: StrataError.Code? }
+    let outcome = Outcome()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      outcome.code = parseError(deep, as: format)?.code
+      done.signal()
+    }
+    thread.stackSize = 64 << 10
+    thread.start()
+    done.wait()
+    #expect(outcome.code == .nestingTooDeep)
+  }
+
   @Test func capsNestingWithoutOverflowingTheStack() throws {
     let depth = 100_000
     let deep =
