@@ -22,6 +22,9 @@ struct XMLPropertyListParser {
     var table = SettingTable()
     var key: String?
     var keyStart = 0
+    /// The key's line and column, taken when it is read (in file order, so the line counter only moves
+    /// forward) for a duplicate-key warning.
+    var keyPosition = (line: 0, column: 0)
   }
 
   init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) {
@@ -103,6 +106,7 @@ struct XMLPropertyListParser {
         let key = selfClosing ? "" : try string(readText(of: element, start: start))
         stack[stack.count - 1].key = key
         stack[stack.count - 1].keyStart = start
+        stack[stack.count - 1].keyPosition = lines.position(of: start, in: bytes)
         continue
       }
       if let top = stack.last {
@@ -169,7 +173,7 @@ struct XMLPropertyListParser {
     stack[last].table[key] = value
     stack[last].key = nil
     if stack[last].table.count == before {
-      let (line, column) = lines.position(of: stack[last].keyStart, in: bytes)
+      let (line, column) = stack[last].keyPosition
       diagnostics.append(
         Diagnostic(
           .warning,
