@@ -121,6 +121,18 @@ func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" 
     #expect(root.table?["int"]?.kind == .double(3))
   }
 
+  @Test func decodesBase64VariantsAndInternalDoctypes() throws {
+    let root = try parse(
+      "<!DOCTYPE plist [ <!ELEMENT plist ANY> <!ENTITY x \"]>\"> ]>\n<plist><dict>"
+        + "<key>a</key><data>AAA=</data><key>b</key><data>AAE</data>"
+        + "<key>c</key><data> A A E C \n Aw== </data><key>d</key><data>AA==</data></dict></plist>", as: format
+    ).root
+    #expect(root.table?["a"]?.kind == .data(Data([0, 0])))
+    #expect(root.table?["b"]?.kind == .data(Data([0, 1])))
+    #expect(root.table?["c"]?.kind == .data(Data([0, 1, 2, 3])))
+    #expect(root.table?["d"]?.kind == .data(Data([0])))
+  }
+
   @Test func acceptsABareDictAndABOM() throws {
     let document = try parse(
       "\u{FEFF}<dict><key>a</key><integer>1</integer></dict>\n<!-- end -->\n", as: format)
@@ -180,6 +192,16 @@ func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" 
     ("<plist><dict><key>a</key><true>x</true></dict></plist>", .syntax, 1, 32),
     ("<plist><array><key>a</key></array></plist>", .invalidPropertyList, 1, 15),
     ("<plist><dict", .unexpectedEnd, 1, 8),
+    ("<plist><![CDATA[x]]><dict/></plist>", .syntax, 1, 8),
+    ("<plist><dict><key>a</key><plist/></dict></plist>", .invalidPropertyList, 1, 26),
+    (plist("<key>a</key><integer/>"), .invalidPropertyList, 5, 13),
+    ("<!DOCTYPE plist [ <!ELEMENT x>", .unexpectedEnd, 1, 1),
+    ("<plist <dict/>", .syntax, 1, 8),
+    (plist("<key>a</key><true></false>"), .syntax, 5, 19),
+    (plist("<key>a</key><string>a<b/></string>"), .syntax, 5, 22),
+    (plist("<key>a</key><data>A===</data>"), .invalidPropertyList, 5, 20),
+    (plist("<key>a</key><data>AA=A</data>"), .invalidPropertyList, 5, 22),
+    (plist("<key>a</key><data>AAA==</data>"), .invalidPropertyList, 5, 19),
   ])
   func reportsErrorsWithPositions(input: String, code: StrataError.Code, line: Int, column: Int) throws {
     let error = try #require(parseError(input, as: format, path: "bad.plist"))
