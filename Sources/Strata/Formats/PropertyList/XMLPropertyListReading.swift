@@ -225,12 +225,20 @@ extension XMLPropertyListParser {
   func string(_ content: Content) throws(StrataError) -> String {
     switch content {
     case .span(let range):
-      if let s = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) { return s }
+      if let s = validString(UnsafeBufferPointer(rebasing: bytes[range])) { return s }
       throw error(.invalidUTF8, "text is not valid UTF-8", at: range.lowerBound)
     case .decoded(let out, let at):
-      if let s = String(validating: out, as: UTF8.self) { return s }
+      if let s = out.withUnsafeBufferPointer(validString) { return s }
       throw error(.invalidUTF8, "text is not valid UTF-8", at: at)
     }
+  }
+
+  /// Most configuration text is ASCII, which `String(decoding:)` takes as is; `String(validating:)`
+  /// goes through generic code that showed up in profiles, so it is kept for the rest.
+  private func validString(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+    var high: UInt8 = 0
+    for byte in text { high |= byte }
+    return high < 0x80 ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
   }
 
   /// Runs a scalar converter over the content; it reports failures as (code, message, offset in content).
