@@ -174,8 +174,7 @@ extension XMLPropertyListParser {
           try skipComment()
         } else if hasPrefix("<![CDATA[") {
           let cdataStart = index
-          index += 9
-          try skip(past: "]]>", what: "CDATA section", from: index)
+          try skip(past: "]]>", what: "CDATA section", from: index + 9)
           out.append(contentsOf: bytes[(cdataStart + 9)..<(index - 3)])
         } else {
           throw error(.syntax, "unexpected markup inside <\(element.name)>", at: index)
@@ -213,7 +212,10 @@ extension XMLPropertyListParser {
     case let reference where reference.hasPrefix("#"):
       let hex = reference.hasPrefix("#x")
       let digits = reference.dropFirst(hex ? 2 : 1)
-      guard digits.count <= 8, let code = UInt32(digits, radix: hex ? 16 : 10), code != 0,
+      // `UInt32(_:radix:)` alone would also take a sign.
+      guard digits.count <= 8, digits.allSatisfy(\.isHexDigit),
+        let code = UInt32(digits, radix: hex ? 16 : 10),
+        code != 0,
         let scalar = Unicode.Scalar(code)
       else { throw error(.syntax, "invalid character reference &\(reference);", at: start) }
       out.append(contentsOf: String(Character(scalar)).utf8)

@@ -168,6 +168,8 @@ func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" 
     (plist("<key>a</key><string>&bogus;</string>"), .syntax, 5, 21),
     (plist("<key>a</key><string>&#xD800;</string>"), .syntax, 5, 21),
     (plist("<key>a</key><string>a & b</string>"), .syntax, 5, 23),
+    (plist("<key>a</key><string>&#+65;</string>"), .syntax, 5, 21),
+    (plist("<key>a</key><string>x<![CDATA[never closed</string>"), .unexpectedEnd, 5, 22),
     (plist("<key>a</key><integer>12x</integer>"), .invalidNumber, 5, 24),
     (plist("<key>a</key><integer>9223372036854775808</integer>"), .invalidNumber, 5, 22),
     (plist("<key>a</key><integer>-9223372036854775809</integer>"), .invalidNumber, 5, 22),
@@ -258,5 +260,31 @@ func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" 
     #expect(throws: StrataError.self) {
       try format.parse(Array(fits.utf8), path: "p", options: ParseOptions(maxDepth: 3))
     }
+  }
+
+  @Test func survivesEveryTruncationAndByteChange() throws {
+    let sample = try parse(
+      plist(
+        """
+        <key>name</key><string>a &amp; b <![CDATA[<c>]]> ünï 😀</string>
+        <key>n</key><integer>-0x1F</integer><key>r</key><real>1e300</real>
+        <key>d</key><date>2024-01-02T03:04:05Z</date><key>b</key><data>AAEC\nAw==</data>
+        <!-- note --><key>l</key><array><true/><false></false><dict/><string/></array>
+        """), as: format)
+    let good = try format.serialize(sample.root) + Array("<!-- x -->".utf8)
+    var outcomes = 0
+    func attempt(_ bytes: [UInt8]) {
+      _ = try? format.parse(bytes, path: "f", options: ParseOptions())
+      outcomes += 1
+    }
+    for length in 0..<good.count { attempt(Array(good[0..<length])) }
+    for position in 0..<good.count {
+      for replacement in Array("<>&/!?-\"=;#x]".utf8) + [0, 0xFF, 0xC3] {
+        var bytes = good
+        bytes[position] = replacement
+        attempt(bytes)
+      }
+    }
+    #expect(outcomes == good.count * 17)
   }
 }
