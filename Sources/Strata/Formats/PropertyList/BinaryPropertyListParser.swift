@@ -82,9 +82,9 @@ struct BinaryPropertyListParser {
       }
       let last = stack.count - 1
       if stack[last].next < stack[last].count {
-        let frame = stack[last]
-        let slot = frame.isDict ? frame.count + frame.next : frame.next
-        let reference = try readReference(at: frame.references + slot * referenceSize)
+        // Read the fields one by one: copying the frame would retain its arrays on every reference.
+        let slot = stack[last].isDict ? stack[last].count + stack[last].next : stack[last].next
+        let reference = try readReference(at: stack[last].references + slot * referenceSize)
         stack[last].next += 1
         produced = try begin(reference, stack: &stack)
       } else {
@@ -130,7 +130,10 @@ struct BinaryPropertyListParser {
       throw invalid("object \(object) at offset \(offset) contains itself (a reference cycle)")
     }
     guard stack.count < maxDepth else {
-      throw StrataError(.nestingTooDeep, "arrays and dicts nested deeper than \(maxDepth) levels", path: path)
+      throw StrataError(
+        .nestingTooDeep,
+        "binary plist: arrays and dicts nested deeper than \(maxDepth) levels at offset \(offset)",
+        path: path)
     }
     let (count, start) = try countAndStart(at: offset, elementSize: referenceSize * (isDict ? 2 : 1))
     var frame = Frame(object: object, isDict: isDict, references: start, count: count)
