@@ -1,0 +1,185 @@
+import FoundationEssentials
+
+/// Reads an XML property list byte by byte, giving every node the line and column of its opening `<`.
+///
+/// Nesting lives on an explicit stack instead of the call stack, so 100,000 nested `<array>` elements end
+/// in `nestingTooDeep` rather than overflowing the small stacks of test and worker threads.
+struct XMLPropertyListParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let path: String
+  private let maxDepth: Int
+  var index = 0
+  var lines = LineCounter()
+  /// Warnings found while parsing (duplicate keys).
+  private(set) var diagnostics: [Diagnostic] = []
+
+  /// An open container, with what it has collected so far.
+  fileprivate struct Frame {
+    var element: PropertyListElement
+    var start: Int
+    var origin: Origin
+    var items: [SettingValue] = []
+    var table = SettingTable()
+    var key: String?
+    var keyStart = 0
+    /// The key's line and column, taken when it is read (in file order, so the line counter only moves
+    /// forward) for a duplicate-key warning.
+    var keyPosition = (line: 0, column: 0)
+  }
+
+  init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) {
+    self.bytes = bytes
+    self.path = path
+    self.maxDepth = maxDepth
+  }
+
+  /// Parses the whole input and returns the value inside `<plist>` (or the bare root element).
+  mutating func parse() throws(StrataError) -> SettingValue {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    var stack: [Frame] = []
+    var depth = 0
+    var root: SettingValue?
+    while root == nil {
+      try skipMisc(allowDoctype: stack.isEmpty)
+      guard index < bytes.count else {
+        if let top = stack.last {
+          throw error(
+            .unexpectedEnd, "unterminated <\(top.element.name)>: the file ends before its closing tag",
+            at: top.start)
+        }
+        throw error(.unexpectedEnd, "the file holds no property list element", at: index)
+      }
+      let start = index
+      guard bytes[index] == .lt else {
+        let place = stack.last.map { "inside <\($0.element.name)>" } ?? "outside the root element"
+        throw error(.syntax, "unexpected text \(place)", at: index)
+      }
+      if byte(at: index + 1) == .slash {
+        let name = try readCloseTag()
+        guard let top = stack.last, PropertyListElement(name, in: bytes) == top.element else {
+          let expected = stack.last.map { "</\($0.element.name)>" } ?? "no closing tag"
+          throw error(.syntax, "mismatched closing tag </\(text(name))>; expected \(expected)", at: start)
+        }
+        let frame = stack.removeLast()
+        let value: SettingValue
+        switch frame.element {
+        case .dict:
+          if frame.key != nil { throw keyWithoutValue(at: frame.keyStart) }
+          value = SettingValue(.table(frame.table), origin: frame.origin)
+          depth -= 1
+        case .array:
+          value = SettingValue(.array(frame.items), origin: frame.origin)
+          depth -= 1
+        default:
+          guard let only = frame.items.first else {
+            throw error(
+              .syntax, "empty <plist>: the top level of a property list must be a <dict>", at: start)
+          }
+          value = only
+        }
+        if stack.isEmpty { root = value } else { try deliver(value, to: &stack) }
+        continue
+      }
+      if byte(at: index + 1) == .bang {
+        throw error(
+          .syntax, "unexpected markup \(hasPrefix("<![CDATA[") ? "CDATA " : "")outside a string", at: start)
+      }
+      let (name, selfClosing) = try readOpenTag()
+      guard let element = PropertyListElement(name, in: bytes) else {
+        throw error(.invalidPropertyList, "unknown element <\(text(name))>", at: start)
+      }
+      if element == .plist {
+        guard stack.isEmpty else {
+          throw error(.invalidPropertyList, "<plist> inside another element", at: start)
+        }
+        if selfClosing {
+          throw error(.syntax, "empty <plist>: the top level of a property list must be a <dict>", at: start)
+        }
+        stack.append(Frame(element: .plist, start: start, origin: origin(at: start)))
+        continue
+      }
+      if element == .key {
+        guard let top = stack.last, top.element == .dict else {
+          throw error(.invalidPropertyList, "<key> outside a <dict>", at: start)
+        }
+        if top.key != nil { throw keyWithoutValue(at: top.keyStart) }
+        let key = selfClosing ? "" : try string(readText(of: element, start: start))
+        stack[stack.count - 1].key = key
+        stack[stack.count - 1].keyStart = start
+        stack[stack.count - 1].keyPosition = lines.position(of: start, in: bytes)
+        continue
+      }
+      if let top = stack.last {
+        if top.element == .dict, top.key == nil {
+          throw error(
+            .invalidPropertyList, "<\(element.name)> in a <dict> without a <key> before it", at: start)
+        }
+        if top.element == .plist, !top.items.isEmpty {
+          throw error(.invalidPropertyList, "a second value in <plist>; it holds exactly one", at: start)
+        }
+      }
+      let origin = origin(at: start)
+      let kind: SettingValue.Kind
+      switch element {
+      case .dict, .array:
+        guard depth < maxDepth else {
+          throw error(.nestingTooDeep, "arrays and dicts nested deeper than \(maxDepth) levels", at: start)
+        }
+        if selfClosing {
+          kind = element == .dict ? .table(SettingTable()) : .array([])
+        } else {
+          depth += 1
+          stack.append(Frame(element: element, start: start, origin: origin))
+          continue
+        }
+      case .true, .false:
+        if !selfClosing { try readEmptyContent(of: element) }
+        kind = .bool(element == .true)
+      case .string:
+        kind = .string(selfClosing ? "" : try string(readText(of: element, start: start)))
+      case .data:
+        kind = .data(selfClosing ? Data() : try scalar(readText(of: element, start: start), decodeBase64))
+      default:
+        guard !selfClosing else {
+          throw error(.invalidPropertyList, "empty <\(element.name)/> has no value", at: start)
+        }
+        let content = try readText(of: element, start: start)
+        switch element {
+        case .integer: kind = .integer(try scalar(content, parseInteger))
+        case .real: kind = .double(try scalar(content, parseReal))
+        default: kind = .date(try scalar(content, parseDate))
+        }
+      }
+      let value = SettingValue(kind, origin: origin)
+      if stack.isEmpty { root = value } else { try deliver(value, to: &stack) }
+    }
+    try skipMisc(allowDoctype: false)
+    if index < bytes.count {
+      throw error(.syntax, "unexpected content after the end of the property list", at: index)
+    }
+    return root!
+  }
+
+  /// Adds a finished value to the innermost open container.
+  private mutating func deliver(_ value: SettingValue, to stack: inout [Frame]) throws(StrataError) {
+    let last = stack.count - 1
+    guard stack[last].element == .dict else {
+      stack[last].items.append(value)
+      return
+    }
+    let key = stack[last].key!
+    // Counting instead of asking `contains` first saves a hash per key.
+    let before = stack[last].table.count
+    stack[last].table[key] = value
+    stack[last].key = nil
+    if stack[last].table.count == before {
+      let (line, column) = stack[last].keyPosition
+      diagnostics.append(
+        Diagnostic(
+          .warning,
+          StrataError(
+            .duplicateKey, "duplicate key \"\(key)\"; the last value wins", path: path, line: line,
+            column: column)))
+    }
+  }
+}
