@@ -18,7 +18,7 @@ enum AtomicFile {
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)", errno, reportedAs) }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    let temporary = String(cString: template)
+    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var renamed = false
     defer {
       if !renamed { unlink(temporary) }

@@ -43,3 +43,12 @@ func parseError(_ text: String, as format: some ConfigFormat, path: String = "te
     return error
   }
 }
+
+/// `line:column` of a node's origin, or `none`.
+func position(_ value: SettingValue?) -> String {
+  guard case .file(_, let line, let column)? = value?.origin else { return "none" }
+  return "\(line):\(column)"
+}
+
+/// `line:column` of an error.
+func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" }

@@ -8,11 +8,6 @@ func jsonValue(_ text: String, maxDepth: Int = 512) throws(StrataError) -> Setti
   try JSONParser.parseValue(Array(text.utf8), path: "t", maxDepth: maxDepth).value
 }
 
-/// `line:column` of a node's origin.
-func position(_ value: SettingValue?) -> String {
-  guard case .file(_, let line, let column) = value?.origin else { return "none" }
-  return "\(line):\(column)"
-}
 
 @Suite struct JSONPositionTests {
   static let document = """

@@ -19,14 +19,6 @@ private func plist(_ body: String) -> String {
   """
 }
 
-/// `line:column` of a node's origin.
-func position(_ value: SettingValue?) -> String {
-  guard case .file(_, let line, let column)? = value?.origin else { return "none" }
-  return "\(line):\(column)"
-}
-
-/// `line:column` of an error.
-func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" }
 
 @Suite struct XMLPropertyListParserTests {
   @Test func readsEveryTypeWithPositions() throws {
