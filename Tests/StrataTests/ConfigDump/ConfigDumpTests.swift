@@ -83,7 +83,12 @@ import Testing
         Array(run.output.utf8), path: format, options: ParseOptions())
       let referenceSnapshot = Snapshot(generation: 1, sources: [(.system, reference)])
       let parsedSnapshot = Snapshot(generation: 1, sources: [(.system, parsed)])
-      #expect(parsedSnapshot.keys == referenceSnapshot.keys, "\(format)")
+      // INI writes a table's plain values before its sections, so only the order may differ there.
+      if format == "ini" {
+        #expect(Set(parsedSnapshot.keys) == Set(referenceSnapshot.keys))
+      } else {
+        #expect(parsedSnapshot.keys == referenceSnapshot.keys, "\(format)")
+      }
       for key in referenceSnapshot.keys {
         let expected = referenceSnapshot.entry(forKey: key).map { ValueText.plain($0.value) }
         let actual = parsedSnapshot.entry(forKey: key).map { ValueText.plain($0.value) }
