@@ -55,8 +55,12 @@ enum AtomicFile {
     if parent != path && parent != "/" && parent != "." {
       try createDirectories(parent, reportedAs: directoryPart(of: reportedAs))
     }
-    if mkdir(path, 0o700) != 0 && errno != EEXIST {
-      throw failure("cannot create the directory", errno, reportedAs)
+    if mkdir(path, 0o700) != 0 {
+      let code = errno
+      if code != EEXIST { throw failure("cannot create the directory", code, reportedAs) }
+      if !FileSystem.isDirectory(path) {
+        throw StrataError(.writeFailed, "cannot create the directory: a file is in the way", path: reportedAs)
+      }
     }
   }
 

@@ -8,7 +8,6 @@ func jsonValue(_ text: String, maxDepth: Int = 512) throws(StrataError) -> Setti
   try JSONParser.parseValue(Array(text.utf8), path: "t", maxDepth: maxDepth).value
 }
 
-
 @Suite struct JSONPositionTests {
   static let document = """
     {

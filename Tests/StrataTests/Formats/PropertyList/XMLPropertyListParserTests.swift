@@ -19,7 +19,6 @@ private func plist(_ body: String) -> String {
   """
 }
 
-
 @Suite struct XMLPropertyListParserTests {
   @Test func readsEveryTypeWithPositions() throws {
     let document = try parse(
