@@ -115,18 +115,18 @@ enum ScalarConversion {
     }
   }
 
-  /// A URL with a scheme, or an absolute path as a file URL. Text with whitespace or control characters
-  /// is refused even though `URL(string:)` would percent-encode it, because it is not a URL as written.
+  /// A URL with a scheme, or an absolute path as a file URL. URL text with whitespace is refused even
+  /// though `URL(string:)` would percent-encode it, because it is not a URL as written; paths may hold
+  /// spaces. Control characters are refused in both.
   static func url(_ node: SettingValue, _ site: Site) throws(StrataError) -> URL {
     guard case .string(let text) = node.kind else { throw mismatch(node, site) }
     let trimmed = String(DurationText.trimmed(text))
-    guard !trimmed.isEmpty,
-      !trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
+    guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
     else { throw mismatch(node, site) }
     if trimmed.hasPrefix("/") { return URL(filePath: trimmed, directoryHint: .inferFromPath) }
-    guard let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty else {
-      throw mismatch(node, site)
-    }
+    guard !trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace }),
+      let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty
+    else { throw mismatch(node, site) }
     return url
   }
 
