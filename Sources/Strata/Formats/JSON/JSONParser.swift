@@ -1,0 +1,360 @@
+/// A strict RFC 8259 parser over raw bytes that records the line and column of every node.
+///
+/// The parser is iterative: containers live on explicit stacks rather than the call stack, so a file
+/// of 100,000 opening brackets fails with `nestingTooDeep` instead of overflowing a thread's stack.
+///
+/// JSON `null` has no counterpart in ``SettingValue``. A member set to `null` is left out of its table
+/// (as JSON Merge Patch reads it: the key is unset), and a `null` array element is dropped with a
+/// warning, since silently shifting indices would surprise.
+struct JSONParser {
+  /// What a parse produced: the value (`nil` for a top-level `null`) and its warnings.
+  struct Result {
+    var value: SettingValue?
+    var diagnostics: [Diagnostic]
+  }
+
+  /// An open array or object.
+  private struct Frame {
+    var isObject: Bool
+    var line: Int
+    var column: Int
+    /// For an object: the key whose value is being read, and where the key is.
+    var key = ""
+    var keyLine = 0
+    var keyColumn = 0
+    /// For an object: where the lines of its keys start in `keyLines`.
+    var keyLinesStart = 0
+  }
+
+  let bytes: UnsafeBufferPointer<UInt8>
+  let path: String
+  let maxDepth: Int
+  var pos = 0
+  var line = 1
+  /// The offset of the first byte of the current line; columns are counted from it.
+  var lineStart = 0
+  var diagnostics: [Diagnostic] = []
+
+  /// The 1-based column of `pos`, in UTF-8 bytes.
+  var column: Int { pos - lineStart + 1 }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) {
+    self.bytes = bytes
+    self.path = path
+    self.maxDepth = maxDepth
+  }
+
+  /// Parses any JSON value (JSONTestSuite has top-level scalars).
+  /// - Parameters:
+  ///   - bytes: the whole text, optionally starting with a UTF-8 byte order mark.
+  ///   - path: the path reported in origins and errors.
+  ///   - maxDepth: the deepest nesting of arrays and objects accepted.
+  static func parseValue(_ bytes: [UInt8], path: String, maxDepth: Int) throws(StrataError) -> Result {
+    try parse(bytes, path: path, maxDepth: maxDepth, requireObject: false)
+  }
+
+  /// Parses a configuration file, which must hold an object at the top.
+  static func parseDocument(_ bytes: [UInt8], path: String, maxDepth: Int) throws(StrataError) -> Result {
+    try parse(bytes, path: path, maxDepth: maxDepth, requireObject: true)
+  }
+
+  private static func parse(_ bytes: [UInt8], path: String, maxDepth: Int, requireObject: Bool)
+    throws(StrataError) -> Result
+  {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Result in
+      var parser = JSONParser(bytes: buffer, path: path, maxDepth: maxDepth)
+      let value = try parser.parseTop(requireObject: requireObject)
+      // Tables report duplicates as they close, innermost first; readers expect file order.
+      parser.diagnostics.sort { ($0.error.line, $0.error.column) < ($1.error.line, $1.error.column) }
+      return Result(value: value, diagnostics: parser.diagnostics)
+    }
+  }
+
+  private mutating func parseTop(requireObject: Bool) throws(StrataError) -> SettingValue? {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      pos = 3
+      // Editors do not show the byte order mark, so columns on line 1 start after it.
+      lineStart = 3
+    }
+    skipWhitespace()
+    guard pos < bytes.count else {
+      throw error(
+        .unexpectedEnd,
+        requireObject ? "empty file; expected a JSON object" : "empty file; expected a JSON value")
+    }
+    if requireObject, bytes[pos] != UInt8(ascii: "{"), let kind = kindStarting(at: bytes[pos]) {
+      throw error(.syntax, "a configuration file must hold an object at the top, found \(kind)")
+    }
+    let value = try parseTree()
+    skipWhitespace()
+    if pos < bytes.count {
+      throw error(.syntax, "expected end of file after the top-level value, found \(found())")
+    }
+    return value
+  }
+
+  /// The kind of value a byte starts, for the top-level message; `nil` when it starts none.
+  private func kindStarting(at byte: UInt8) -> String? {
+    switch byte {
+    case UInt8(ascii: "["): "an array"
+    case UInt8(ascii: "\""): "a string"
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+    case UInt8(ascii: "n"): "null"
+    default: nil
+    }
+  }
+
+  /// Parses one value with everything nested in it, without recursion.
+  ///
+  /// Open containers are built in place on stacks, one entry per open level; `keyLines` holds the line
+  /// of each key of the open objects (in table order) so that a duplicate can say where it was first set.
+  private mutating func parseTree() throws(StrataError) -> SettingValue? {
+    var frames: [Frame] = []
+    var tables: [SettingTable] = []
+    var arrays: [[SettingValue]] = []
+    var keyLines: [Int] = []
+
+    while true {
+      // Here a value must start at `pos` (whitespace already skipped).
+      let valueLine = line
+      let valueColumn = column
+      guard pos < bytes.count else { throw error(.unexpectedEnd, "expected a value, found end of file") }
+      var value: SettingValue?
+      switch bytes[pos] {
+      case UInt8(ascii: "{"):
+        try checkDepth(frames.count)
+        pos += 1
+        skipWhitespace()
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+          pos += 1
+          value = SettingValue(.table(SettingTable()), origin: origin(valueLine, valueColumn))
+        } else {
+          var frame = Frame(
+            isObject: true, line: valueLine, column: valueColumn, keyLinesStart: keyLines.count)
+          try parseKey(after: "'{'", into: &frame)
+          frames.append(frame)
+          tables.append(SettingTable())
+          continue
+        }
+      case UInt8(ascii: "["):
+        try checkDepth(frames.count)
+        pos += 1
+        skipWhitespace()
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+          pos += 1
+          value = SettingValue(.array([]), origin: origin(valueLine, valueColumn))
+        } else {
+          frames.append(Frame(isObject: false, line: valueLine, column: valueColumn))
+          arrays.append([])
+          continue
+        }
+      case UInt8(ascii: "\""):
+        value = SettingValue(.string(try parseString()), origin: origin(valueLine, valueColumn))
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        value = SettingValue(try parseNumber(), origin: origin(valueLine, valueColumn))
+      case UInt8(ascii: "t"):
+        try expectLiteral("true")
+        value = SettingValue(.bool(true), origin: origin(valueLine, valueColumn))
+      case UInt8(ascii: "f"):
+        try expectLiteral("false")
+        value = SettingValue(.bool(false), origin: origin(valueLine, valueColumn))
+      case UInt8(ascii: "n"):
+        try expectLiteral("null")
+        value = nil
+      default:
+        throw error(.syntax, "expected a value, found \(found())")
+      }
+
+      // A value is complete: store it in its container, closing every container that ends here.
+      while let frame = frames.last {
+        // `take()` moves the value into its container instead of copying it (a retain and a release
+        // per node).
+        if frame.isObject {
+          store(value.take(), in: &tables[tables.count - 1], for: frame, keyLines: &keyLines)
+        } else if let element = value.take() {
+          arrays[arrays.count - 1].append(element)
+        } else {
+          diagnostics.append(
+            Diagnostic(
+              .warning,
+              error(
+                .invalidValue, "null has no meaning in a configuration; the array element is dropped",
+                line: valueLine, column: valueColumn)))
+        }
+        skipWhitespace()
+        guard pos < bytes.count else {
+          throw error(
+            .unexpectedEnd,
+            frame.isObject
+              ? "expected ',' or '}' after an object member, found end of file"
+              : "expected ',' or ']' after an array element, found end of file")
+        }
+        let byte = bytes[pos]
+        if byte == UInt8(ascii: ",") {
+          pos += 1
+          skipWhitespace()
+          if frame.isObject { try parseKey(after: "','", into: &frames[frames.count - 1]) }
+          break
+        }
+        if frame.isObject {
+          guard byte == UInt8(ascii: "}") else {
+            throw error(.syntax, "expected ',' or '}' after an object member, found \(found())")
+          }
+          pos += 1
+          value = SettingValue(.table(tables.removeLast()), origin: origin(frame.line, frame.column))
+          keyLines.removeSubrange(frame.keyLinesStart...)
+        } else {
+          guard byte == UInt8(ascii: "]") else {
+            throw error(.syntax, "expected ',' or ']' after an array element, found \(found())")
+          }
+          pos += 1
+          value = SettingValue(.array(arrays.removeLast()), origin: origin(frame.line, frame.column))
+        }
+        frames.removeLast()
+      }
+      if frames.isEmpty { return value }
+    }
+  }
+
+  /// Sets a member: the last value wins in the first position, and a repeat gets a warning. `null`
+  /// unsets the key.
+  private mutating func store(
+    _ value: consuming SettingValue?, in table: inout SettingTable, for frame: Frame, keyLines: inout [Int]
+  ) {
+    // Counting instead of a `contains` lookup hashes each key once; repeats are rare, so finding the
+    // first one by a linear search costs nothing in the common case.
+    let index: Int
+    let firstLine: Int
+    if let value {
+      let before = table.count
+      table[frame.key] = value
+      if table.count > before {
+        keyLines.append(frame.keyLine)
+        return
+      }
+      index = table.entries.firstIndex { $0.key == frame.key }!
+      firstLine = keyLines[frame.keyLinesStart + index]
+    } else {
+      guard let found = table.entries.firstIndex(where: { $0.key == frame.key }) else { return }
+      index = found
+      firstLine = keyLines.remove(at: frame.keyLinesStart + index)
+      table[frame.key] = nil
+    }
+    diagnostics.append(
+      Diagnostic(
+        .warning,
+        error(
+          .duplicateKey,
+          "duplicate key \"\(frame.key)\"; the last value wins (first set at line \(firstLine))",
+          line: frame.keyLine, column: frame.keyColumn)))
+  }
+
+  private func checkDepth(_ open: Int) throws(StrataError) {
+    if open >= maxDepth {
+      throw error(.nestingTooDeep, "arrays and objects are nested more than \(maxDepth) deep")
+    }
+  }
+
+  /// Parses `"key" :` and the whitespace after it into `frame`; `previous` names what came before, for
+  /// messages.
+  private mutating func parseKey(after previous: String, into frame: inout Frame) throws(StrataError) {
+    let keyLine = line
+    let keyColumn = column
+    guard pos < bytes.count else {
+      throw error(.unexpectedEnd, "expected a string key after \(previous), found end of file")
+    }
+    guard bytes[pos] == UInt8(ascii: "\"") else {
+      if previous == "','", bytes[pos] == UInt8(ascii: "}") {
+        throw error(
+          .syntax, "expected a string key after ',', found '}' (JSON does not allow a trailing comma)")
+      }
+      throw error(.syntax, "expected a string key or '}' after \(previous), found \(found())")
+    }
+    let key = try parseString()
+    skipWhitespace()
+    guard pos < bytes.count else {
+      throw error(.unexpectedEnd, "expected ':' after the key \"\(key)\", found end of file")
+    }
+    guard bytes[pos] == UInt8(ascii: ":") else {
+      throw error(.syntax, "expected ':' after the key \"\(key)\", found \(found())")
+    }
+    pos += 1
+    skipWhitespace()
+    frame.key = key
+    frame.keyLine = keyLine
+    frame.keyColumn = keyColumn
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(StrataError) {
+    let count = literal.utf8CodeUnitCount
+    let matches = literal.withUTF8Buffer { expected in
+      pos + count <= bytes.count && (0..<count).allSatisfy { bytes[pos + $0] == expected[$0] }
+    }
+    guard matches else { throw error(.syntax, "expected a value, found \(found())") }
+    pos += count
+  }
+
+  mutating func skipWhitespace() {
+    while pos < bytes.count {
+      switch bytes[pos] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+        pos += 1
+      case UInt8(ascii: "\n"):
+        pos += 1
+        line += 1
+        lineStart = pos
+      default:
+        return
+      }
+    }
+  }
+
+  func origin(_ line: Int, _ column: Int) -> Origin {
+    .file(path: path, line: line, column: column)
+  }
+
+  /// An error at the current position, or at the given one.
+  func error(_ code: StrataError.Code, _ message: String, line: Int? = nil, column: Int? = nil) -> StrataError
+  {
+    StrataError(code, message, path: path, line: line ?? self.line, column: column ?? self.column)
+  }
+
+  /// Describes what is at `pos`, for "found …" in messages: a word, a character, or a raw byte.
+  func found() -> String {
+    guard pos < bytes.count else { return "end of file" }
+    let byte = bytes[pos]
+    if isWordByte(byte) {
+      var end = pos
+      while end < bytes.count, end - pos < 20, isWordByte(bytes[end]) { end += 1 }
+      return "'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[pos..<end]), as: UTF8.self))'"
+    }
+    switch byte {
+    case UInt8(ascii: "\n"): return "a line break"
+    case 0x20..<0x7F: return "'\(Character(Unicode.Scalar(byte)))'"
+    case 0..<0x20, 0x7F: return "control character U+\(hex(UInt32(byte), width: 4))"
+    default:
+      var end = pos
+      if let scalarEnd = try? validatedSequenceEnd(at: pos) { end = scalarEnd }
+      guard end > pos else { return "byte 0x\(hex(UInt32(byte), width: 2))" }
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[pos..<end]), as: UTF8.self)
+      let scalar = text.unicodeScalars.first!.value
+      return "'\(text)' (U+\(hex(scalar, width: 4)))"
+    }
+  }
+
+  private func isWordByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+      true
+    default: false
+    }
+  }
+}
+
+/// Upper-case hexadecimal, zero-padded to `width` digits.
+func hex(_ value: UInt32, width: Int) -> String {
+  let digits = String(value, radix: 16, uppercase: true)
+  return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}
