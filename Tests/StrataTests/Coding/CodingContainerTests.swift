@@ -113,6 +113,28 @@ struct Nested: Codable, Equatable {
   }
 }
 
+/// A port checked by hand, through a single-value container.
+struct Port: Decodable, Equatable {
+  var number: UInt16
+
+  struct Privileged: Error, CustomStringConvertible {
+    var description: String { "privileged port" }
+  }
+
+  init(from decoder: any Decoder) throws {
+    number = try decoder.singleValueContainer().decode(UInt16.self)
+    if number == 0 {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "port 0 is reserved"))
+    }
+    if number == 1 {
+      throw DecodingError.typeMismatch(
+        UInt16.self, .init(codingPath: decoder.codingPath, debugDescription: "port 1 is not a port"))
+    }
+    if number < 1024 { throw Privileged() }
+  }
+}
+
 @Suite("Coding: containers")
 struct CodingContainerTests {
   @Test func everyKeyedOverload() throws {
@@ -161,6 +183,22 @@ struct CodingContainerTests {
     entries = SettingEncoderTestTree.nested
     entries["ports"] = table([])
     expectFailure(Nested.self, node(.table(entries)), key: "n")
+  }
+
+  @Test func errorsFromCustomDecodersAreLocated() throws {
+    #expect(try decoded(Port.self, text("8080")).number == 8080)
+    expectFailure(
+      Port.self, text("70000"), key: "port", code: .invalidValue,
+      message: "expected Port for port, found \"70000\" (out of range)")
+    expectFailure(
+      Port.self, text("0"), key: "port", code: .invalidValue,
+      message: "expected Port for port, found \"0\" (port 0 is reserved)")
+    expectFailure(
+      Port.self, text("1"), key: "port", message: "expected Port for port, found \"1\" (port 1 is not a port)"
+    )
+    expectFailure(
+      Port.self, text("80"), key: "port", code: .invalidValue,
+      message: "expected Port for port, found \"80\" (privileged port)")
   }
 
   @Test func typeNamesAreSugared() {
