@@ -1,0 +1,248 @@
+import FoundationEssentials
+
+/// Reads leaf values against the type the program declared, accepting the text forms that INI files and
+/// environment variables produce wherever the reading is unambiguous.
+///
+/// Every function either returns the exact value or throws; nothing is truncated, wrapped or defaulted.
+/// The code is `typeMismatch` when the node cannot be read as the type at all (wrong kind, text of the
+/// wrong shape) and `invalidValue` when it has the right shape but an unacceptable value (out of range).
+enum ScalarConversion {
+  /// The place being decoded, for messages: the full dotted key and the type as the program wrote it.
+  struct Site {
+    var key: String
+    var typeName: String
+  }
+
+  static func integer<I: FixedWidthInteger>(_ type: I.Type, _ node: SettingValue, _ site: Site)
+    throws(StrataError) -> I
+  {
+    switch node.kind {
+    case .integer(let i):
+      guard let value = I(exactly: i) else { throw outOfRange(node, site) }
+      return value
+    case .double(let d) where d.isFinite && d == d.rounded(.towardZero):
+      guard let value = I(exactly: d) else { throw outOfRange(node, site) }
+      return value
+    case .string(let text):
+      let digits = DurationText.trimmed(text)
+      var body = digits.utf8[...]
+      if let sign = body.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+        body = body.dropFirst()
+      }
+      guard !body.isEmpty, body.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        throw mismatch(node, site)
+      }
+      // The text is well-formed, so a failure here can only be the range.
+      guard let value = I(digits, radix: 10) else { throw outOfRange(node, site) }
+      return value
+    default:
+      throw mismatch(node, site)
+    }
+  }
+
+  static func floatingPoint<F: BinaryFloatingPoint>(_ type: F.Type, _ node: SettingValue, _ site: Site)
+    throws(StrataError) -> F
+  {
+    let double: Double
+    switch node.kind {
+    case .double(let d): double = d
+    case .integer(let i): double = Double(i)
+    case .string(let text):
+      let trimmed = String(DurationText.trimmed(text))
+      guard isDecimalNumber(trimmed), let d = Double(trimmed) else { throw mismatch(node, site) }
+      double = d
+    default:
+      throw mismatch(node, site)
+    }
+    // Rounding to the nearest representable value is what a literal in code would do; overflowing to
+    // infinity is not.
+    let value = F(double)
+    if (value.isInfinite && double.isFinite) || (double.isInfinite && !isNative(node)) {
+      throw outOfRange(node, site)
+    }
+    return value
+  }
+
+  static func bool(_ node: SettingValue, _ site: Site) throws(StrataError) -> Bool {
+    switch node.kind {
+    case .bool(let b): return b
+    case .integer(0): return false
+    case .integer(1): return true
+    case .string(let text):
+      switch DurationText.trimmed(text).lowercased() {
+      case "true", "yes", "on", "1": return true
+      case "false", "no", "off", "0": return false
+      default: throw mismatch(node, site)
+      }
+    default:
+      throw mismatch(node, site)
+    }
+  }
+
+  static func string(_ node: SettingValue, _ site: Site) throws(StrataError) -> String {
+    switch node.kind {
+    case .string(let s): s
+    case .integer(let i): String(i)
+    case .double(let d): String(d)
+    case .bool(let b): b ? "true" : "false"
+    default: throw mismatch(node, site)
+    }
+  }
+
+  static func date(_ node: SettingValue, _ site: Site) throws(StrataError) -> Date {
+    switch node.kind {
+    case .date(let d): return d
+    case .string(let text):
+      let trimmed = String(DurationText.trimmed(text))
+      // The default ISO 8601 style also reads fractional seconds and numeric offsets.
+      if let date = try? Date(trimmed, strategy: .iso8601) { return date }
+      throw mismatch(node, site)
+    default:
+      throw mismatch(node, site)
+    }
+  }
+
+  static func data(_ node: SettingValue, _ site: Site) throws(StrataError) -> Data {
+    switch node.kind {
+    case .data(let d): return d
+    case .string(let text):
+      guard let data = Data(base64Encoded: String(DurationText.trimmed(text))) else {
+        throw mismatch(node, site)
+      }
+      return data
+    default:
+      throw mismatch(node, site)
+    }
+  }
+
+  /// A URL with a scheme, or an absolute path as a file URL. URL text with whitespace is refused even
+  /// though `URL(string:)` would percent-encode it, because it is not a URL as written; paths may hold
+  /// spaces. Control characters are refused in both.
+  static func url(_ node: SettingValue, _ site: Site) throws(StrataError) -> URL {
+    guard case .string(let text) = node.kind else { throw mismatch(node, site) }
+    let trimmed = String(DurationText.trimmed(text))
+    guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+    else { throw mismatch(node, site) }
+    if trimmed.hasPrefix("/") { return URL(filePath: trimmed, directoryHint: .inferFromPath) }
+    guard !trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace }),
+      let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty
+    else { throw mismatch(node, site) }
+    return url
+  }
+
+  static func duration(_ node: SettingValue, _ site: Site) throws(StrataError) -> Duration {
+    switch node.kind {
+    case .string(let text):
+      do {
+        return try DurationText.parseChecked(text)
+      } catch .outOfRange {
+        throw outOfRange(node, site)
+      } catch {
+        throw mismatch(node, site)
+      }
+    case .integer(let seconds):
+      return .seconds(seconds)
+    case .double(let seconds) where seconds.isFinite:
+      // `String(1.5)` is `1.5`; shapes such as `1e-07` are not duration text and are refused.
+      guard let duration = DurationText.parse(String(seconds) + "s") else { throw mismatch(node, site) }
+      return duration
+    default:
+      throw mismatch(node, site)
+    }
+  }
+
+  // MARK: - Messages
+
+  /// `expected Int for server.port, found "80a"`, located at the node's origin.
+  static func mismatch(
+    _ node: SettingValue, _ site: Site, note: String? = nil, code: StrataError.Code = .typeMismatch
+  ) -> StrataError {
+    var message = "expected \(site.typeName) for \(site.key), found \(found(node))"
+    if let note { message += " (\(note))" }
+    return error(code, message, at: node.origin)
+  }
+
+  static func outOfRange(_ node: SettingValue, _ site: Site) -> StrataError {
+    mismatch(node, site, note: "out of range", code: .invalidValue)
+  }
+
+  /// An error located at an origin: file, line and column for files, `env:NAME` for variables.
+  static func error(_ code: StrataError.Code, _ message: String, at origin: Origin) -> StrataError {
+    switch origin {
+    case .file(let path, let line, let column):
+      StrataError(code, message, path: path, line: line, column: column)
+    case .environment:
+      StrataError(code, message, path: origin.description)
+    case .codeDefault, .runtime:
+      StrataError(code, message)
+    }
+  }
+
+  /// How a found value reads in a message: strings quoted, scalars as literals, containers by kind.
+  static func found(_ node: SettingValue) -> String {
+    switch node.kind {
+    case .string(let s): quoted(s)
+    case .integer(let i): String(i)
+    case .double(let d): String(d)
+    case .bool(let b): b ? "true" : "false"
+    case .date(let d): "a date (\(d.formatted(.iso8601)))"
+    case .data(let d): "data (\(d.count) bytes)"
+    case .array: "an array"
+    case .table: "a table"
+    }
+  }
+
+  /// Quotes text for a one-line message, escaping what would break the line and shortening long text
+  /// (old blob-style values can be kilobytes).
+  private static func quoted(_ s: String) -> String {
+    var out = "\""
+    for (count, scalar) in s.unicodeScalars.enumerated() {
+      if count == 80 {
+        out += "…"
+        break
+      }
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  // MARK: - Helpers
+
+  /// Plain decimal notation: `12`, `-0.25`, `1e3`, `.5`. Not `nan`, `inf` or hexadecimal, which
+  /// `Double(_:)` would accept but which in a configuration file are almost always mistakes.
+  private static func isDecimalNumber(_ text: String) -> Bool {
+    var bytes = text.utf8[...]
+    func digits() -> Int {
+      let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+      bytes = bytes.dropFirst(count)
+      return count
+    }
+    if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    var mantissa = digits()
+    if bytes.first == UInt8(ascii: ".") {
+      bytes = bytes.dropFirst()
+      mantissa += digits()
+    }
+    guard mantissa > 0 else { return false }
+    if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+      bytes = bytes.dropFirst()
+      if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+      guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
+  }
+
+  private static func isNative(_ node: SettingValue) -> Bool {
+    if case .double = node.kind { return true }
+    return false
+  }
+}
