@@ -141,7 +141,7 @@ struct CodingContainerTests {
     let tree = try #require(try SettingEncoder().encode(Primitives()))
     #expect(tree.table?.count == 14)
     #expect(try decoded(Primitives.self, tree) == Primitives())
-    #expect(try decoded(Primitives.self, stringified(tree)) == Primitives())
+    #expect(try decoded(Primitives.self, asEnvironmentStrings(tree)) == Primitives())
   }
 
   @Test func everyUnkeyedOverload() throws {

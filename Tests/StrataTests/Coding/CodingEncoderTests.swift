@@ -75,7 +75,7 @@ struct CodingEncoderTests {
 
   @Test func roundTripsThroughTextOnly() throws {
     // What an INI file or the environment would hold for the same values.
-    let tree = stringified(try #require(try SettingEncoder().encode(Self.sample)))
+    let tree = asEnvironmentStrings(try #require(try SettingEncoder().encode(Self.sample)))
     #expect(tree.value(at: "tags") == node(.string("a, b")))
     #expect(tree.value(at: "started") == node(.string("2024-05-01T12:00:00Z")))
     #expect(try decoded(Everything.self, tree, key: "everything") == Self.sample)
@@ -132,7 +132,7 @@ struct CodingEncoderTests {
       let value = try decoded(T.self, text(source))
       let tree = try #require(try SettingEncoder().encode(value))
       #expect(try decoded(T.self, tree) == value)
-      #expect(try decoded(T.self, stringified(tree)) == value)
+      #expect(try decoded(T.self, asEnvironmentStrings(tree)) == value)
     }
     switch type {
     case "Int": try check(Int.self)

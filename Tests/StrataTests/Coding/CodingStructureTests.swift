@@ -22,7 +22,7 @@ struct TLSSettings: Codable, Equatable {
   var ciphers: [String]
 }
 
-struct ServerSettings: Codable, Equatable {
+struct ServerConfig: Codable, Equatable {
   var host: String
   var port: Int
   var timeout: Duration
@@ -61,16 +61,16 @@ struct CodingStructureTests {
   }
 
   @Test func nestedStructFromStringsOnly() throws {
-    let server = try decoded(ServerSettings.self, Self.iniServer(), key: "server")
+    let server = try decoded(ServerConfig.self, Self.iniServer(), key: "server")
     #expect(
       server
-        == ServerSettings(
+        == ServerConfig(
           host: "0.0.0.0", port: 8443, timeout: .seconds(90), level: .debug,
           tls: TLSSettings(port: 443, certPath: nil, ciphers: ["a", "b", "c"]), debug: nil))
   }
 
   @Test func missingOptionalsAreNil() throws {
-    let server = try decoded(ServerSettings.self, Self.iniServer(tls: false), key: "server")
+    let server = try decoded(ServerConfig.self, Self.iniServer(tls: false), key: "server")
     #expect(server.tls == nil)
     #expect(server.debug == nil)
   }
@@ -81,7 +81,7 @@ struct CodingStructureTests {
     tls["port"] = text("70000", .file(path: "/etc/app/app.ini", line: 8, column: 8))
     root["tls"] = node(.table(tls))
     expectFailure(
-      ServerSettings.self, node(.table(root)), key: "server", code: .invalidValue,
+      ServerConfig.self, node(.table(root)), key: "server", code: .invalidValue,
       message: "expected UInt16 for server.tls.port, found \"70000\" (out of range)",
       at: .file(path: "/etc/app/app.ini", line: 8, column: 8))
   }
@@ -90,15 +90,15 @@ struct CodingStructureTests {
     var root = Self.iniServer().table!
     root["port"] = nil
     expectFailure(
-      ServerSettings.self, node(.table(root), .file(path: "/etc/app/app.ini", line: 1, column: 1)),
+      ServerConfig.self, node(.table(root), .file(path: "/etc/app/app.ini", line: 1, column: 1)),
       key: "server", code: .notFound, message: "expected Int for server.port, found nothing",
       at: .file(path: "/etc/app/app.ini", line: 1, column: 1))
   }
 
   @Test func structFromAScalarNamesTheStruct() {
     expectFailure(
-      ServerSettings.self, node(.integer(5)), key: "server",
-      message: "expected ServerSettings for server, found 5")
+      ServerConfig.self, node(.integer(5)), key: "server",
+      message: "expected ServerConfig for server, found 5")
     expectFailure(
       TLSSettings.self, text("tls"), key: "server.tls",
       message: "expected TLSSettings for server.tls, found \"tls\"")
@@ -180,7 +180,7 @@ struct CodingStructureTests {
     var root = Self.iniServer().table!
     root["level"] = text("loud", .environment(variable: "APP_SERVER_LEVEL"))
     expectFailure(
-      ServerSettings.self, node(.table(root)), key: "server", code: .invalidValue,
+      ServerConfig.self, node(.table(root)), key: "server", code: .invalidValue,
       message: "expected LogLevel for server.level, found \"loud\" (one of: debug, info, warning)",
       at: .environment(variable: "APP_SERVER_LEVEL"))
   }
@@ -199,10 +199,10 @@ struct CodingStructureTests {
     let blob = text(
       #"{"host": "h", "port": 81, "timeout": "250ms", "level": "info", "tls": {"port": 443, "ciphers": ["x"]}}"#,
       origin)
-    let server = try decoded(ServerSettings.self, blob, key: "server")
+    let server = try decoded(ServerConfig.self, blob, key: "server")
     #expect(
       server
-        == ServerSettings(
+        == ServerConfig(
           host: "h", port: 81, timeout: .milliseconds(250), level: .info,
           tls: TLSSettings(port: 443, certPath: nil, ciphers: ["x"]), debug: nil))
     #expect(try decoded([String: Int].self, text(#" {"a": 1} "#)) == ["a": 1])
@@ -210,16 +210,16 @@ struct CodingStructureTests {
     // Nodes inside the text take the text's origin: positions inside it would not match the file.
     let bad = text(#"{"host": "h", "port": "x", "timeout": "1s", "level": "info"}"#, origin)
     expectFailure(
-      ServerSettings.self, bad, key: "server", message: "expected Int for server.port, found \"x\"",
+      ServerConfig.self, bad, key: "server", message: "expected Int for server.port, found \"x\"",
       at: origin)
     // Text that starts like JSON but is not.
-    guard let error = decodingError(ServerSettings.self, text(#"{"host": "#, origin), key: "server") else {
+    guard let error = decodingError(ServerConfig.self, text(#"{"host": "#, origin), key: "server") else {
       return
     }
     #expect(error.code == .typeMismatch)
     #expect(
       error.message.hasPrefix(
-        #"expected ServerSettings for server, found "{\"host\": " (not a JSON object: "#))
+        #"expected ServerConfig for server, found "{\"host\": " (not a JSON object: "#))
     #expect(error.line == 3 && error.column == 8)
   }
 }

@@ -63,12 +63,12 @@ func expectFailure<T: Decodable>(
 
 /// A tree with every leaf turned into the text an INI file or environment variable would hold: scalars
 /// as `ValueText` renders them, arrays of scalars in the `a, b, c` list form.
-func stringified(_ value: SettingValue) -> SettingValue {
+func asEnvironmentStrings(_ value: SettingValue) -> SettingValue {
   switch value.kind {
   case .table(let t):
-    return SettingValue(.table(SettingTable(t.map { ($0.key, stringified($0.value)) })), origin: value.origin)
+    return SettingValue(.table(SettingTable(t.map { ($0.key, asEnvironmentStrings($0.value)) })), origin: value.origin)
   case .array(let items) where items.contains(where: { $0.isTable || $0.typeName == "array" }):
-    return SettingValue(.array(items.map(stringified)), origin: value.origin)
+    return SettingValue(.array(items.map(asEnvironmentStrings)), origin: value.origin)
   default:
     return SettingValue(.string(ValueText.environment(value)), origin: value.origin)
   }

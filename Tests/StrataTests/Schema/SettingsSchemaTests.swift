@@ -3,9 +3,9 @@ import Testing
 
 @testable import Strata
 
-enum Mode: String, Codable, Sendable { case fast, safe }
+enum SchemaMode: String, Codable, Sendable { case fast, safe }
 
-struct Endpoint: Codable, Sendable, Equatable {
+struct SchemaEndpoint: Codable, Sendable, Equatable {
   var host = "localhost"
   var port = 80
 }
@@ -19,8 +19,8 @@ final class SchemaSettings: SettingsGroup, @unchecked Sendable {
   @Setting var verbose = false
   @Setting var tags: [String] = ["a"]
   @Setting var limits: [String: Int] = [:]
-  @Setting var mode: Mode = .safe
-  @Setting var endpoint = Endpoint()
+  @Setting var mode: SchemaMode = .safe
+  @Setting var endpoint = SchemaEndpoint()
   @Setting var nickname: String? = nil
   @Setting var timeout: Duration = .seconds(5)
 }
