@@ -104,7 +104,8 @@ final class SchemaSettings: SettingsGroup, @unchecked Sendable {
   }
 
   @Test func applyingASchemaTypesStringsAndFallsBack() throws {
-    let schema = SchemaSettings.inMemory().store.schema
+    let group = SchemaSettings.inMemory()
+    let schema = group.store.schema
     let low = fileTree("/usr/lib/app/app.json", [("app.port", .integer(81))])
     let high = fileTree(
       "/etc/app/app.ini",
@@ -118,7 +119,8 @@ final class SchemaSettings: SettingsGroup, @unchecked Sendable {
     #expect(typed.entry(forKey: "app.verbose")?.value.kind == .bool(true))
     #expect(typed.value(forKey: "app.tags").map(ValueText.plain) == "[x, y]")
     #expect(typed.entry(forKey: "app.workers")?.origin == .codeDefault)
-    #expect(typed.entry(forKey: "app.token") == nil)  // secrets have no default in a schema
+    #expect(typed.entry(forKey: "app.token")?.origin == .codeDefault)
+    #expect(typed.redacting(schema.secretKeys).entry(forKey: "app.token")?.value.kind == .string("<redacted>"))
     let error = try #require(typed.diagnostics.first { $0.severity == .error })
     #expect(
       error.description.hasPrefix("/etc/app/app.ini:2:8: error: expected Int for app.port, found \"80a\""))
