@@ -14,7 +14,7 @@ let package = Package(
     .executableTarget(name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample"),
     .testTarget(
       name: "StrataTests",
-      dependencies: ["Strata", "config-dump"],
+      dependencies: ["Strata", "config-dump", "settings-example"],
       exclude: ["Formats/INI/RealWorld"]
     ),
   ],

@@ -66,7 +66,8 @@ func expectFailure<T: Decodable>(
 func asEnvironmentStrings(_ value: SettingValue) -> SettingValue {
   switch value.kind {
   case .table(let t):
-    return SettingValue(.table(SettingTable(t.map { ($0.key, asEnvironmentStrings($0.value)) })), origin: value.origin)
+    return SettingValue(
+      .table(SettingTable(t.map { ($0.key, asEnvironmentStrings($0.value)) })), origin: value.origin)
   case .array(let items) where items.contains(where: { $0.isTable || $0.typeName == "array" }):
     return SettingValue(.array(items.map(asEnvironmentStrings)), origin: value.origin)
   default:

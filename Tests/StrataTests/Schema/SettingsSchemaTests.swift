@@ -120,7 +120,8 @@ final class SchemaSettings: SettingsGroup, @unchecked Sendable {
     #expect(typed.value(forKey: "app.tags").map(ValueText.plain) == "[x, y]")
     #expect(typed.entry(forKey: "app.workers")?.origin == .codeDefault)
     #expect(typed.entry(forKey: "app.token")?.origin == .codeDefault)
-    #expect(typed.redacting(schema.secretKeys).entry(forKey: "app.token")?.value.kind == .string("<redacted>"))
+    #expect(
+      typed.redacting(schema.secretKeys).entry(forKey: "app.token")?.value.kind == .string("<redacted>"))
     let error = try #require(typed.diagnostics.first { $0.severity == .error })
     #expect(
       error.description.hasPrefix("/etc/app/app.ini:2:8: error: expected Int for app.port, found \"80a\""))
