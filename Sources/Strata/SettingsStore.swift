@@ -266,6 +266,12 @@ public final class SettingsStore: Sendable {
     }
   }
 
+  /// Ends every setting's `changes` and `values` streams. Reads keep working with the last values.
+  public func shutdown() {
+    let boxes = state.withLock { state in state.registry.values.flatMap { $0.compactMap(\.box) } }
+    for box in boxes { box.finish() }
+  }
+
   /// Forgets settings (a group was released or re-bound).
   func unregister(_ boxes: [any AnySettingBox]) {
     state.withLock { state in

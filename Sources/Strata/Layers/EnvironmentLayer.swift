@@ -59,12 +59,12 @@ public struct EnvironmentLayer: Layer {
       } else if name.hasPrefix(upperPrefix) {
         guard let key = EnvironmentNames.fallbackKey(forVariable: name, prefix: prefix) else { continue }
         root.set(SettingValue(.string(value), origin: origin), at: key)
+        var message = "environment variable \(name) matches no known setting; it sets '\(key)'"
+        if let match = Suggestions.closest(to: name, in: Array(keysByName.keys)) {
+          message += " (did you mean \(match)?)"
+        }
         contents.diagnostics.append(
-          Diagnostic(
-            .warning,
-            StrataError(
-              .unknownKey, "environment variable \(name) matches no known setting; it sets '\(key)'",
-              path: "env:\(name)")))
+          Diagnostic(.warning, StrataError(.unknownKey, message, path: "env:\(name)")))
       } else if name.uppercased().hasPrefix(upperPrefix) {
         let upper = name.uppercased()
         let hint = keysByName[upper] != nil ? " (did you mean \(upper)?)" : ""
