@@ -35,6 +35,8 @@ public final class SettingsStore: Sendable {
   let writeLock = Locked(())
   /// Where writes go.
   public let writeTarget: WriteTarget
+  /// The last good document of every file the store read.
+  let cache = DocumentCache()
 
   struct State {
     /// The last good contents of each layer (by index in `stack.layers`).
@@ -49,6 +51,9 @@ public final class SettingsStore: Sendable {
     var settingDiagnostics: [String: [Diagnostic]] = [:]
     /// Changes to restart-required settings not applied, by key.
     var pendingRestarts: [String: PendingRestart] = [:]
+    /// Subscribers to `events`.
+    var eventContinuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
+    var nextEventContinuation = 0
   }
 
   struct WeakSetting {
@@ -121,7 +126,32 @@ public final class SettingsStore: Sendable {
   }
 
   func recordPendingRestart(_ pending: PendingRestart) {
-    state.withLock { $0.pendingRestarts[pending.key] = pending }
+    let isNew = state.withLock { state in
+      defer { state.pendingRestarts[pending.key] = pending }
+      return state.pendingRestarts[pending.key] != pending
+    }
+    if isNew { emit(.pendingRestart(pending)) }
+  }
+
+  /// What happens to the configuration from now on: reloads with their changed keys, files that fail
+  /// (with file:line:column), pending restarts, watcher fallbacks. Each call is a new subscription; it
+  /// ends at ``shutdown()``.
+  public var events: AsyncStream<StoreEvent> {
+    let (stream, continuation) = AsyncStream<StoreEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    let id = state.withLock { state in
+      defer { state.nextEventContinuation += 1 }
+      state.eventContinuations[state.nextEventContinuation] = continuation
+      return state.nextEventContinuation
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.eventContinuations.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  func emit(_ event: StoreEvent) {
+    let continuations = state.withLock { Array($0.eventContinuations.values) }
+    for continuation in continuations { continuation.yield(event) }
   }
 
   /// The registered settings, described.
@@ -165,6 +195,29 @@ public final class SettingsStore: Sendable {
     rebuild(reloading: nil)
   }
 
+  /// Reads again only the layers that involve `paths` (files, drop-in directories, included files), as
+  /// the watcher reports them; unchanged files (by content hash) are not parsed again.
+  public func reload(paths: Set<String>) {
+    let layers = state.withLock { state in
+      Set(
+        state.contents.indices.filter { index in
+          guard let watched = state.contents[index]?.paths else { return true }
+          return paths.contains { path in
+            watched.contains(path) || watched.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+          }
+        })
+    }
+    rebuild(reloading: layers.isEmpty ? nil : layers)
+  }
+
+  /// Every path the layers look at (files, drop-in directories, included files), for a watcher.
+  public var watchedPaths: [String] {
+    state.withLock { state in
+      var seen: Set<String> = []
+      return state.contents.compactMap { $0?.paths }.flatMap { $0 }.filter { seen.insert($0).inserted }
+    }
+  }
+
   /// Sets a runtime value (the highest layer) and publishes it at once.
   public func setRuntimeValue(_ value: SettingValue?, forKey key: String) {
     state.withLock { state in
@@ -182,8 +235,10 @@ public final class SettingsStore: Sendable {
   /// (its known keys may have grown). Loading happens outside the state lock; the new snapshot is
   /// published in one step, then settings are told, outside every lock.
   func rebuild(reloading: Set<Int>?) {
-    let published = rebuildLock.withLock { _ in load(reloading: reloading) }
-    if let published { publish(published) }
+    let (previous, published) = rebuildLock.withLock { _ in (snapshot, load(reloading: reloading)) }
+    guard let published else { return }
+    publish(published)
+    announce(from: previous, to: published)
   }
 
   private func load(reloading: Set<Int>?) -> Snapshot? {
@@ -196,7 +251,7 @@ public final class SettingsStore: Sendable {
     for (index, layer) in stack.layers.enumerated() {
       let isEnvironment = layer is EnvironmentLayer
       if reloading?.contains(index) ?? true || isEnvironment || contents[index] == nil {
-        let context = LoadContext(options: stack.options, knownKeys: declared + knownKeys)
+        let context = LoadContext(options: stack.options, knownKeys: declared + knownKeys, cache: cache)
         contents[index] = layer.load(context)
       }
       let layerContents = contents[index]!
@@ -237,6 +292,34 @@ public final class SettingsStore: Sendable {
     state.withLock { $0.settingDiagnostics = diagnostics }
   }
 
+  /// Emits `reloaded` (when any leaf value changed) and `failed` (for each new error) events.
+  private func announce(from previous: Snapshot, to current: Snapshot) {
+    var changed: [String] = []
+    var files: [String] = []
+    func note(_ path: String?) {
+      if let path, !files.contains(path) { files.append(path) }
+    }
+    for entry in current.entries {
+      let old = previous.entry(forKey: entry.key)
+      if old?.value != entry.value {
+        changed.append(entry.key)
+        note(entry.origin.path ?? entry.origin.description)
+        note(old?.origin.path)
+      }
+    }
+    for key in previous.keys where current.entry(forKey: key) == nil {
+      changed.append(key)
+      note(previous.entry(forKey: key)?.origin.path)
+    }
+    if !changed.isEmpty && previous.generation > 0 {
+      emit(.reloaded(generation: current.generation, changedKeys: changed, files: files))
+    }
+    let known = Set(previous.diagnostics)
+    for diagnostic in current.diagnostics where diagnostic.severity == .error && !known.contains(diagnostic) {
+      emit(.failed(diagnostic.error))
+    }
+  }
+
   /// Registers settings; their keys become known (to the environment layer, to schema checks).
   func register(_ boxes: [any AnySettingBox]) {
     let addedKeys = state.withLock { state in
@@ -268,8 +351,12 @@ public final class SettingsStore: Sendable {
 
   /// Ends every setting's `changes` and `values` streams. Reads keep working with the last values.
   public func shutdown() {
-    let boxes = state.withLock { state in state.registry.values.flatMap { $0.compactMap(\.box) } }
+    let (boxes, continuations) = state.withLock { state in
+      defer { state.eventContinuations = [:] }
+      return (state.registry.values.flatMap { $0.compactMap(\.box) }, Array(state.eventContinuations.values))
+    }
     for box in boxes { box.finish() }
+    for continuation in continuations { continuation.finish() }
   }
 
   /// Forgets settings (a group was released or re-bound).

@@ -48,12 +48,12 @@ public struct FileLayer: Layer {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
         continue
       }
-      Self.loadFile(file, into: &contents, options: context.options)
+      Self.loadFile(file, into: &contents, options: context.options, cache: context.cache)
     }
     if let dropInDirectory {
       contents.paths.append(dropInDirectory)
       for file in dropIns(in: dropInDirectory, into: &contents, options: context.options) {
-        Self.loadFile(file, into: &contents, options: context.options)
+        Self.loadFile(file, into: &contents, options: context.options, cache: context.cache)
       }
     }
     return contents
@@ -107,20 +107,50 @@ public struct FileLayer: Layer {
   }
 
   /// Loads one file into `contents`. An empty main file is an empty document, not a syntax error, so
-  /// that `: > file` clears a layer as it does for systemd.
-  static func loadFile(_ path: String, into contents: inout LayerContents, options: ParseOptions) {
+  /// that `: > file` clears a layer as it does for systemd. With a cache, an unchanged file reuses its
+  /// document, and a file that no longer parses keeps its last good one (the error is still reported).
+  static func loadFile(
+    _ path: String, into contents: inout LayerContents, options: ParseOptions, cache: DocumentCache?
+  ) {
     do {
-      if FileSystem.size(of: options.resolvePath(path)) == 0 {
-        contents.documents.append(
-          Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0))))
+      guard let format = Formats.format(forPath: path) else {
+        _ = try Formats.load(path: path, options: options)  // throws the unknown-type error
         return
       }
-      guard let document = try Formats.load(path: path, options: options) else { return }
-      contents.diagnostics += document.diagnostics
-      contents.paths += document.includedFiles
-      contents.documents.append(document)
+      guard
+        let bytes = try FileReader.read(
+          options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
+      else {
+        cache?.remove(path)
+        return
+      }
+      let hash = ContentHash(bytes)
+      if let cached = cache?.lookup(path), cached.hash == hash, cached.document.includedFiles.isEmpty {
+        append(cached.document, to: &contents)
+        return
+      }
+      var document = Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
+      if !bytes.isEmpty {
+        do {
+          document = try format.parse(bytes, path: path, options: options)
+        } catch {
+          contents.diagnostics.append(Diagnostic(.error, error))
+          // Keep the last good document: the rest of the stack updates, and the next edit that parses
+          // wins.
+          if let lastGood = cache?.lookup(path) { append(lastGood.document, to: &contents) }
+          return
+        }
+      }
+      cache?.store(DocumentCache.Entry(hash: hash, document: document), for: path)
+      append(document, to: &contents)
     } catch {
       contents.diagnostics.append(Diagnostic(.error, error))
     }
+  }
+
+  private static func append(_ document: Document, to contents: inout LayerContents) {
+    contents.diagnostics += document.diagnostics
+    contents.paths += document.includedFiles
+    contents.documents.append(document)
   }
 }

@@ -20,11 +20,14 @@ public struct LoadContext: Sendable {
   public var options: ParseOptions
   /// Every leaf key of the layers below, in order; the environment layer maps variables onto these.
   public var knownKeys: [String]
+  /// The last good document of each file, for stores that reload (`nil`: always parse).
+  public var cache: DocumentCache?
 
   /// Creates a context.
-  public init(options: ParseOptions = ParseOptions(), knownKeys: [String] = []) {
+  public init(options: ParseOptions = ParseOptions(), knownKeys: [String] = [], cache: DocumentCache? = nil) {
     self.options = options
     self.knownKeys = knownKeys
+    self.cache = cache
   }
 }
 

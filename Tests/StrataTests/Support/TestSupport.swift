@@ -52,3 +52,11 @@ func position(_ value: SettingValue?) -> String {
 
 /// `line:column` of an error.
 func position(_ error: StrataError) -> String { "\(error.line):\(error.column)" }
+
+/// The async form of ``withTemporaryDirectory(_:)``.
+func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+  let dir = "/var/tmp/strata-test-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: dir) }
+  return try await body(dir)
+}

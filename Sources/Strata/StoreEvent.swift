@@ -1,0 +1,23 @@
+/// Something that happened to a store's configuration, as told by ``SettingsStore/events``.
+public enum StoreEvent: Sendable, CustomStringConvertible {
+  /// A new generation was published; `changedKeys` are the leaf keys whose values changed, `files` the
+  /// files those values came from (before or after).
+  case reloaded(generation: Int, changedKeys: [String], files: [String])
+  /// A file could not be read or parsed; its last good document stays in use.
+  case failed(StrataError)
+  /// A `.restartRequired` setting changed; the program keeps running with the old value.
+  case pendingRestart(PendingRestart)
+  /// The watcher could not watch a path with inotify and polls it instead.
+  case watcherFallback(path: String, message: String)
+
+  /// One line for logs.
+  public var description: String {
+    switch self {
+    case .reloaded(let generation, let keys, let files):
+      "reloaded generation \(generation): \(keys.joined(separator: ", ")) (from \(files.joined(separator: ", ")))"
+    case .failed(let error): "failed: \(error)"
+    case .pendingRestart(let pending): "pending restart: \(pending)"
+    case .watcherFallback(let path, let message): "watching \(path) by polling: \(message)"
+    }
+  }
+}
