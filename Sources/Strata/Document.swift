@@ -10,6 +10,8 @@ public struct Document: Sendable {
   public var diagnostics: [Diagnostic]
   /// Other files this document read (INI `!include` and `!includedir`), in the order read.
   public var includedFiles: [String]
+  /// Whether every value of the document is a secret (a Kubernetes Secret volume): redacted in dumps.
+  public var isSecret = false
 
   /// Creates a document.
   public init(

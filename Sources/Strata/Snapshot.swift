@@ -14,6 +14,8 @@ public final class Snapshot: Sendable {
     public var scope: Scope
     /// The values of lower layers that this one hides, nearest first.
     public var shadowed: [Shadowed]
+    /// Whether the effective value came from a secret source (redacted in dumps).
+    public var isSecret = false
 
     /// Where the effective value came from.
     public var origin: Origin { value.origin }
@@ -25,6 +27,7 @@ public final class Snapshot: Sendable {
     public var value: SettingValue
     /// The scope it came from.
     public var scope: Scope
+    var isSecret = false
   }
 
   /// Increases by one with every reload that changed something.
@@ -50,7 +53,7 @@ public final class Snapshot: Sendable {
     for (scope, document) in sources {
       root.merge(document.root)
       document.root.forEachLeaf { key, value in
-        history[key, default: []].append(Shadowed(value: value, scope: scope))
+        history[key, default: []].append(Shadowed(value: value, scope: scope, isSecret: document.isSecret))
       }
     }
     var keys: [String] = []
@@ -59,7 +62,9 @@ public final class Snapshot: Sendable {
       keys.append(key)
       var stack = history[key] ?? []
       let top = stack.popLast()
-      entries[key] = Entry(key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed())
+      entries[key] = Entry(
+        key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed(),
+        isSecret: top?.isSecret ?? false)
     }
     self.root = root
     self.keys = keys
@@ -77,6 +82,9 @@ public final class Snapshot: Sendable {
 
   /// Every leaf entry, in key order of first appearance.
   public var entries: [Entry] { keys.compactMap { entriesByKey[$0] } }
+
+  /// The keys whose effective value came from a secret source.
+  public var secretKeys: Set<String> { Set(entries.filter(\.isSecret).map(\.key)) }
 
   /// Whether any diagnostic is an error.
   public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }

@@ -16,6 +16,7 @@ struct Arguments {
   var maxFileSize: Int?
   var schema: String?
   var showSecrets = false
+  var keyPerFileDirectories: [String] = []
 
   /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
   struct UsageError: Error {
@@ -56,6 +57,7 @@ struct Arguments {
       case "--env-prefix": result.environmentPrefix = try value(for: name, inline: inline)
       case "--key": result.key = try value(for: name, inline: inline)
       case "--schema": result.schema = try value(for: name, inline: inline)
+      case "--key-per-file": result.keyPerFileDirectories.append(try value(for: name, inline: inline))
       case "--format":
         let text = try value(for: name, inline: inline)
         guard let format = DumpOptions.Format(rawValue: text) else {
@@ -87,7 +89,7 @@ struct Arguments {
 
   private func validate() throws(UsageError) {
     if help { return }
-    if files.isEmpty && app == nil {
+    if files.isEmpty && app == nil && keyPerFileDirectories.isEmpty {
       throw UsageError(message: "nothing to load: give FILE arguments, or --app NAME")
     }
     if let app, app.isEmpty || app.contains("/") || app.hasPrefix(".") {

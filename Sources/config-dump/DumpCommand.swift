@@ -47,9 +47,10 @@ struct DumpCommand {
       return errorCount > 0 ? .configurationError : .success
     }
     for diagnostic in diagnostics { errors("\(diagnostic)\n") }
-    let options = DumpOptions(
+    var options = DumpOptions(
       format: arguments.format, showOrigin: arguments.showOrigin, showShadowed: arguments.showShadowed,
       environmentPrefix: environmentPrefix)
+    options.showSecrets = arguments.showSecrets
     do {
       if let key = arguments.key {
         guard let text = try Dump.render(key: key, of: snapshot, options: options) else {
@@ -90,6 +91,9 @@ struct DumpCommand {
     }
     for file in arguments.files {
       layers.append(FileLayer(scope: .user, name: file, files: [file], requiresFiles: true))
+    }
+    for directory in arguments.keyPerFileDirectories {
+      layers.append(KeyPerFileLayer(scope: .user, directory: directory))
     }
     if let environmentPrefix {
       layers.append(

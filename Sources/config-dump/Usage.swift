@@ -16,6 +16,9 @@ let usage = """
     --root DIR            resolve every absolute path under DIR (a test tree); with it, the user
                           layer is DIR/home/user/.config/NAME unless --home is given
     --home DIR            the home directory (inside --root) for the user layer
+    --key-per-file DIR    a directory where each file is one key and its content the value (a
+                          Kubernetes ConfigMap or Secret volume); secret: redacted unless
+                          --show-secrets
     --env-prefix P        the environment prefix (default: NAME upper-cased); with FILE arguments
                           alone, adds a P_* environment layer on top
     --max-file-size N     refuse files larger than N bytes (default 16777216)
@@ -23,7 +26,7 @@ let usage = """
                           converted to their declared types (a value that does not convert falls
                           back to the next lower layer), unset keys show their defaults, secrets are
                           redacted, and --check reports unknown keys with a "did you mean"
-    --show-secrets        print secret values in clear (with --schema)
+    --show-secrets        print secret values in clear
 
   Output:
     --format F            table (default), json, ini, plist, or env (export lines for a shell)

@@ -4,7 +4,8 @@ public enum Dump {
   /// - Throws: ``StrataError`` when the format cannot express the tree (an array of tables in INI), or
   ///   the `env` format has no prefix.
   public static func render(_ snapshot: Snapshot, options: DumpOptions) throws(StrataError) -> String {
-    try render(snapshot.root, entries: snapshot.entries, options: options)
+    let snapshot = options.showSecrets ? snapshot : snapshot.redacting(snapshot.secretKeys)
+    return try render(snapshot.root, entries: snapshot.entries, options: options)
   }
 
   /// Renders the value at one key: a leaf as its bare text (JSON for the `json` format), a table as the
@@ -13,6 +14,7 @@ public enum Dump {
   public static func render(key: String, of snapshot: Snapshot, options: DumpOptions) throws(StrataError)
     -> String?
   {
+    let snapshot = options.showSecrets ? snapshot : snapshot.redacting(snapshot.secretKeys)
     guard let node = snapshot.value(forKey: key) else { return nil }
     if node.isTable {
       let prefix = key + "."

@@ -22,6 +22,8 @@ public struct DumpOptions: Sendable {
   public var showShadowed: Bool
   /// The environment prefix used by the `env` format, without the trailing `_`.
   public var environmentPrefix: String?
+  /// Whether secret values (from secret sources such as a key-per-file Secret volume) print in clear.
+  public var showSecrets = false
 
   /// Creates options.
   public init(
