@@ -10,6 +10,8 @@ struct JSONSerializer {
   static let maxDepth = 512
 
   private var output: [UInt8] = []
+  /// One line (`{"a": 1, "b": [2, 3]}`) instead of indented lines, for JSON-lines output.
+  private var compact = false
 
   /// Serializes any value (a table, for a configuration file).
   static func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
@@ -17,6 +19,14 @@ struct JSONSerializer {
     try serializer.write(value, depth: 0)
     serializer.output.append(UInt8(ascii: "\n"))
     return serializer.output
+  }
+
+  /// Serializes any value on one line, without the final newline: `{"key": "a", "new": [1, 2]}`.
+  static func serializeLine(_ value: SettingValue) throws(StrataError) -> String {
+    var serializer = JSONSerializer()
+    serializer.compact = true
+    try serializer.write(value, depth: 0)
+    return String(decoding: serializer.output, as: UTF8.self)
   }
 
   private mutating func write(_ value: SettingValue, depth: Int) throws(StrataError) {
@@ -32,7 +42,7 @@ struct JSONSerializer {
       try checkDepth(depth, origin: value.origin)
       output.append(UInt8(ascii: "["))
       for (index, element) in elements.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
+        if index > 0 { output.append(contentsOf: compact ? ", ".utf8 : ",".utf8) }
         newline(depth + 1)
         try write(element, depth: depth + 1)
       }
@@ -43,7 +53,7 @@ struct JSONSerializer {
       try checkDepth(depth, origin: value.origin)
       output.append(UInt8(ascii: "{"))
       for (index, entry) in table.entries.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
+        if index > 0 { output.append(contentsOf: compact ? ", ".utf8 : ",".utf8) }
         newline(depth + 1)
         writeString(entry.key)
         output.append(contentsOf: ": ".utf8)
@@ -61,6 +71,7 @@ struct JSONSerializer {
   }
 
   private mutating func newline(_ depth: Int) {
+    if compact { return }
     output.append(UInt8(ascii: "\n"))
     output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
   }
