@@ -59,6 +59,24 @@ final class WritableSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
+  @Test func iniWritesKeepCommentsAndOtherLinesByteForByte() throws {
+    try withTemporaryDirectory { dir in
+      let original = "; managed by hand\n[server]\nhost = a   ; the host\n\n# the port\nport = 1\n"
+      try write(original, to: dir + "/app.ini")
+      let settings = WritableSettings(store: store(dir, file: "app.ini"))
+      settings.port = 2
+      settings.level = 3
+      let text = try String(contentsOfFile: dir + "/app.ini", encoding: .utf8)
+      #expect(
+        text == "; managed by hand\n[server]\nhost = a   ; the host\n\n# the port\nport = 2\nlevel = 3\n")
+      #expect(settings.port == 2 && settings.level == 3)
+      try settings.$level.reset()
+      #expect(
+        try String(contentsOfFile: dir + "/app.ini", encoding: .utf8)
+          == original.replacing("port = 1", with: "port = 2"))
+    }
+  }
+
   @Test func plistFilesAreRewrittenReadably() throws {
     try withTemporaryDirectory { dir in
       let settings = WritableSettings(store: store(dir, file: "app.plist"))

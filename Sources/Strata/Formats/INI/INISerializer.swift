@@ -16,6 +16,21 @@ struct INISerializer {
     return serializer.output
   }
 
+  /// A value as it is written after `=`: bare when safe, else double-quoted.
+  static func encodedValue(_ text: String) -> [UInt8] {
+    var serializer = INISerializer()
+    serializer.writeValue(text)
+    serializer.output.removeLast()  // the newline
+    return serializer.output
+  }
+
+  /// A key or name part as written: bare when it reads back as itself, else quoted.
+  static func encodedName(_ name: String) -> [UInt8] {
+    var serializer = INISerializer()
+    serializer.writeName(name)
+    return serializer.output
+  }
+
   /// The scalars and arrays of scalars of a table, as `key = value` lines.
   private mutating func writeScalars(of table: SettingTable, path: [String]) throws(StrataError) {
     for (key, value) in table {
