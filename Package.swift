@@ -7,14 +7,17 @@ let package = Package(
     .library(name: "Strata", targets: ["Strata"]),
     .executable(name: "config-dump", targets: ["config-dump"]),
     .executable(name: "settings-example", targets: ["settings-example"]),
+    .executable(name: "hot-reload-server", targets: ["hot-reload-server"]),
   ],
   targets: [
     .target(name: "Strata"),
     .executableTarget(name: "config-dump", dependencies: ["Strata"]),
     .executableTarget(name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample"),
+    .executableTarget(
+      name: "hot-reload-server", dependencies: ["Strata"], path: "Samples/HotReloadServer/Sources"),
     .testTarget(
       name: "StrataTests",
-      dependencies: ["Strata", "config-dump", "settings-example"],
+      dependencies: ["Strata", "config-dump", "settings-example", "hot-reload-server"],
       exclude: ["Formats/INI/RealWorld"]
     ),
   ],

@@ -1,0 +1,113 @@
+import Glibc
+import Strata
+
+// A small HTTP server configured by typed settings groups from layered files, that adapts to edits of
+// its files while it runs. See README.md.
+
+func say(_ text: String, to fd: Int32 = STDOUT_FILENO) {
+  let bytes = Array((text + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  return arguments[index + 1]
+}
+if arguments.contains("--help") {
+  say(
+    """
+    USAGE: hot-reload-server [--root DIR] [--dump-config] [--print-schema]
+      --root DIR       read /etc/hotreload/… under DIR (default: Samples/HotReloadServer/root)
+      --dump-config    print the effective configuration with origins (secrets redacted) and exit
+      --print-schema   print the JSON Schema of the settings and exit
+    Endpoints: GET / (greeting), GET /config, GET /status, POST /echo (Bearer admin.token; body limit).
+    Environment: HOTRELOAD_GREETING_NAME=… and friends override the files.
+    """)
+  exit(0)
+}
+let root = option("--root") ?? "Samples/HotReloadServer/root"
+var environment = processEnvironment()
+environment["HOME"] = "/home/user"  // the user layer lives inside the root
+environment["XDG_CONFIG_HOME"] = nil
+
+let store = SettingsStore(app: "hotreload", root: root, environment: environment)
+let listening = ListenSettings(store: store)
+let greeting = GreetingSettings(store: store)
+let limits = LimitSettings(store: store)
+let admin = AdminSettings(store: store)
+
+/// The effective configuration as JSON with origins; declared secrets and secret sources redacted.
+func configJSON() -> String {
+  let schema = store.schema
+  let snapshot = schema.applied(to: store.snapshot).redacting(schema.secretKeys)
+  return (try? Dump.render(snapshot, options: DumpOptions(format: .json, showOrigin: true))) ?? "{}\n"
+}
+
+if arguments.contains("--dump-config") {
+  print(configJSON(), terminator: "")
+  exit(0)
+}
+if arguments.contains("--print-schema") {
+  let schema = store.schema.jsonSchema(
+    title: "hotreload settings", environmentPrefix: store.environmentPrefix)
+  print(String(decoding: (try? JSONFormat().serialize(schema)) ?? [], as: UTF8.self), terminator: "")
+  exit(0)
+}
+for diagnostic in store.diagnostics { say("config: \(diagnostic)", to: STDERR_FILENO) }
+
+// Log what changes, and keep watching the files.
+Task {
+  for await event in store.events { say("config: \(event)", to: STDERR_FILENO) }
+}
+Task {
+  await store.run(reloadOnHangup: true)
+}
+
+func handle(_ request: Request) -> Response {
+  switch (request.method, request.path) {
+  case ("GET", "/"):
+    return Response(status: 200, reason: "OK", body: "\(greeting.message), \(greeting.name)!\n")
+  case ("GET", "/config"):
+    return Response(status: 200, reason: "OK", contentType: "application/json", body: configJSON())
+  case ("GET", "/status"):
+    let pending = store.pendingRestarts.map { "\"\($0.description)\"" }.joined(separator: ", ")
+    return Response(
+      status: 200, reason: "OK", contentType: "application/json",
+      body: "{\"generation\": \(store.generation), \"pendingRestart\": [\(pending)]}\n")
+  case ("POST", "/echo"):
+    guard request.headers["authorization"] == "Bearer \(admin.token)" else {
+      return Response(status: 401, reason: "Unauthorized", body: "missing or wrong bearer token\n")
+    }
+    let limit = limits.maxBodyBytes
+    guard request.body.count <= limit else {
+      return Response(status: 413, reason: "Content Too Large", body: "body over \(limit) bytes\n")
+    }
+    return Response(status: 200, reason: "OK", body: String(decoding: request.body, as: UTF8.self))
+  default:
+    return Response(status: 404, reason: "Not Found", body: "not found\n")
+  }
+}
+
+do {
+  let listener = try Listener(host: listening.host, port: listening.port)
+  say("listening on http://\(listening.host):\(listener.port)")
+  listener.serve(handle)
+} catch {
+  say("hot-reload-server: \(error)", to: STDERR_FILENO)
+  exit(1)
+}
+
+/// The process environment, without Foundation.
+func processEnvironment() -> [String: String] {
+  var result: [String: String] = [:]
+  var pointer = environ
+  while let entry = pointer.pointee {
+    let text = String(cString: entry)
+    if let equals = text.firstIndex(of: "=") {
+      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+    }
+    pointer += 1
+  }
+  return result
+}

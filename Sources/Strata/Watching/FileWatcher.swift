@@ -1,0 +1,111 @@
+import Glibc
+
+/// A path the watcher could not watch with inotify and polls instead, with what to do about it.
+public struct WatcherFallback: Sendable, Hashable, CustomStringConvertible {
+  /// The directory or file being polled.
+  public var path: String
+  /// Why, and how to fix it (which sysctl to raise).
+  public var message: String
+  /// `path: message`.
+  public var description: String { "\(path): \(message)" }
+}
+
+/// What the watcher reports: targets that may have changed, and new fallbacks.
+public struct WatchBatch: Sendable {
+  /// The targets (as given to ``FileWatcher/setTargets(_:)``) that may have changed. Read them again and
+  /// compare: an event is a hint, not a verdict.
+  public var paths: Set<String>
+  /// Paths that are now polled, and why.
+  public var fallbacks: [WatcherFallback]
+}
+
+/// Watches configuration paths with inotify and reports which may have changed.
+///
+/// It watches directories, never files (an atomic save replaces the file's inode): the directory of each
+/// target, the directory of every symlink hop on the way (a Kubernetes `..data` swap names no file),
+/// and, for a path whose directories do not exist yet, the nearest existing ancestor, re-armed as they
+/// appear. A target is reported after `IN_CLOSE_WRITE` or `IN_MOVED_TO` (never on `IN_MODIFY` alone,
+/// which would catch half-written files); one that disappears is reported only if it is still missing
+/// after the grace period (vim's save has a moment with no file). A queue overflow re-arms everything
+/// and reports every target. When a watch cannot be set (`ENOSPC`, `EMFILE`), the path is polled by a
+/// stat signature, and a ``WatcherFallback`` says which sysctl to raise; the watcher never fails.
+///
+/// One dedicated thread sleeps in `poll()` on the inotify descriptor and a wake pipe, with the next
+/// deadline (grace period, polling) as its timeout: no wake-ups while nothing changes. Tests create it
+/// with `startsThread: false` and drive it with ``pump()`` and a manual clock.
+public final class FileWatcher: Sendable {
+  let core: WatcherCore
+  /// The batches of possibly changed targets. Ends when the watcher stops.
+  public let changes: AsyncStream<WatchBatch>
+
+  /// Creates a watcher and starts its thread.
+  /// - Parameters:
+  ///   - missingGracePeriod: how long a vanished target may stay missing before it is reported.
+  ///   - pollInterval: how often polled paths are checked.
+  ///   - pollsOnly: poll every target (for file systems without inotify events: NFS, CIFS, FUSE).
+  public convenience init(
+    missingGracePeriod: Duration = .milliseconds(300), pollInterval: Duration = .seconds(1),
+    pollsOnly: Bool = false
+  ) {
+    self.init(
+      system: LiveInotify(), clock: monotonicNanoseconds, missingGracePeriod: missingGracePeriod,
+      pollInterval: pollInterval, pollsOnly: pollsOnly, startsThread: true)
+  }
+
+  init(
+    system: any InotifySystem, clock: @escaping @Sendable () -> UInt64, missingGracePeriod: Duration,
+    pollInterval: Duration, pollsOnly: Bool = false, startsThread: Bool
+  ) {
+    let (stream, continuation) = AsyncStream<WatchBatch>.makeStream(bufferingPolicy: .unbounded)
+    changes = stream
+    core = WatcherCore(
+      system: system, clock: clock, grace: missingGracePeriod.nanoseconds,
+      pollInterval: pollInterval.nanoseconds,
+      pollsOnly: pollsOnly, continuation: continuation)
+    if startsThread { core.startThread() }
+  }
+
+  deinit { core.stop() }
+
+  /// Sets the paths to watch: configuration files, or directories whose entries matter (drop-ins).
+  public func setTargets(_ targets: [String]) {
+    core.setTargets(targets)
+  }
+
+  /// Reports every target (after `SIGHUP`, or to be safe).
+  public func rescan() { core.rescan() }
+
+  /// Rescans whenever the process receives `SIGHUP`, as systemd's `ExecReload=kill -HUP $MAINPID`
+  /// expects. Installs a process-wide `SIGHUP` handler.
+  public func rescanOnHangup() {
+    guard let fd = Hangup.readDescriptor() else { return }
+    core.state.withLock { $0.hangup = fd }
+    core.wakeUp()
+  }
+
+  /// Processes pending events and due timers now, on this thread (for tests without the thread).
+  public func pump() { core.pump() }
+
+  /// The paths polled instead of watched.
+  public var fallbacks: [WatcherFallback] { core.state.withLock { $0.fallbacks } }
+
+  /// Stops the thread, closes the descriptors and ends ``changes``.
+  public func stop() { core.stop() }
+
+  /// How many times the thread woke up (for tests: none while nothing changes).
+  var wakeUps: Int { core.state.withLock { $0.wakeUps } }
+}
+
+extension Duration {
+  var nanoseconds: UInt64 {
+    let (seconds, attoseconds) = components
+    return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+  }
+}
+
+/// `CLOCK_MONOTONIC` in nanoseconds.
+@Sendable func monotonicNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

@@ -1,0 +1,108 @@
+import Glibc
+
+/// An `errno` value from a failed system call.
+public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The raw value.
+  public var rawValue: Int32
+  /// Wraps a raw value.
+  public init(_ rawValue: Int32) { self.rawValue = rawValue }
+  /// `strerror` text.
+  public var description: String { String(cString: strerror(rawValue)) }
+}
+
+/// Which inotify events to ask for, and which happened.
+struct InotifyMask: OptionSet, Sendable {
+  let rawValue: UInt32
+  static let modify = InotifyMask(rawValue: UInt32(IN_MODIFY))
+  static let attrib = InotifyMask(rawValue: UInt32(IN_ATTRIB))
+  static let closeWrite = InotifyMask(rawValue: UInt32(IN_CLOSE_WRITE))
+  static let movedFrom = InotifyMask(rawValue: UInt32(IN_MOVED_FROM))
+  static let movedTo = InotifyMask(rawValue: UInt32(IN_MOVED_TO))
+  static let create = InotifyMask(rawValue: UInt32(IN_CREATE))
+  static let delete = InotifyMask(rawValue: UInt32(IN_DELETE))
+  static let deleteSelf = InotifyMask(rawValue: UInt32(IN_DELETE_SELF))
+  static let moveSelf = InotifyMask(rawValue: UInt32(IN_MOVE_SELF))
+  static let unmount = InotifyMask(rawValue: UInt32(IN_UNMOUNT))
+  static let queueOverflow = InotifyMask(rawValue: UInt32(IN_Q_OVERFLOW))
+  static let ignored = InotifyMask(rawValue: UInt32(IN_IGNORED))
+  static let onlyDirectory = InotifyMask(rawValue: UInt32(IN_ONLYDIR))
+  static let excludeUnlinked = InotifyMask(rawValue: UInt32(IN_EXCL_UNLINK))
+  static let isDirectory = InotifyMask(rawValue: UInt32(IN_ISDIR))
+
+  /// What a configuration directory is watched for (WATCHING.md).
+  static let directoryWatch: InotifyMask = [
+    .closeWrite, .movedTo, .movedFrom, .create, .delete, .deleteSelf, .moveSelf, .attrib, .modify,
+    .onlyDirectory,
+    .excludeUnlinked,
+  ]
+}
+
+/// One inotify record.
+struct InotifyEvent: Sendable {
+  var watch: Int32
+  var mask: InotifyMask
+  var name: String
+}
+
+/// The inotify system calls, behind a protocol so tests can inject failures (`ENOSPC`, `EMFILE`).
+protocol InotifySystem: Sendable {
+  /// Creates a non-blocking, close-on-exec instance. The corresponding C function is `inotify_init1`.
+  func initialize() throws(Errno) -> Int32
+  /// Watches a directory. The corresponding C function is `inotify_add_watch`.
+  func addWatch(_ fd: Int32, path: String, mask: InotifyMask) throws(Errno) -> Int32
+  /// Stops watching. The corresponding C function is `inotify_rm_watch`.
+  func removeWatch(_ fd: Int32, watch: Int32)
+}
+
+/// The real system calls.
+struct LiveInotify: InotifySystem {
+  func initialize() throws(Errno) -> Int32 {
+    let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    if fd < 0 { throw Errno(errno) }
+    return fd
+  }
+
+  func addWatch(_ fd: Int32, path: String, mask: InotifyMask) throws(Errno) -> Int32 {
+    while true {
+      let wd = inotify_add_watch(fd, path, mask.rawValue)
+      if wd >= 0 { return wd }
+      let code = errno
+      if code != EINTR { throw Errno(code) }
+    }
+  }
+
+  func removeWatch(_ fd: Int32, watch: Int32) {
+    _ = inotify_rm_watch(fd, watch)
+  }
+}
+
+/// Reads every pending record from a non-blocking inotify descriptor. Records are parsed by byte
+/// offset: `struct inotify_event` is 16 bytes, followed by `len` bytes of NUL-padded name.
+func readInotifyEvents(_ fd: Int32) -> [InotifyEvent] {
+  var events: [InotifyEvent] = []
+  // Large enough for many records; a buffer under 16 + NAME_MAX + 1 bytes would give EINVAL.
+  var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+    if count < 0 {
+      if errno == EINTR { continue }
+      return events  // EAGAIN: nothing more now
+    }
+    if count == 0 { return events }
+    var offset = 0
+    while offset + 16 <= count {
+      let (wd, mask, length) = buffer.withUnsafeBytes { raw in
+        (
+          raw.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+          raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+          Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+        )
+      }
+      let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 }
+      events.append(
+        InotifyEvent(
+          watch: wd, mask: InotifyMask(rawValue: mask), name: String(decoding: nameBytes, as: UTF8.self)))
+      offset += 16 + length
+    }
+  }
+}

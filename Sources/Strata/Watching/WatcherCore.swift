@@ -1,0 +1,356 @@
+import Glibc
+
+/// The watcher's engine: inotify bookkeeping, timers and the poll thread. All mutable state is in
+/// `state`; the descriptors are fixed at init.
+final class WatcherCore: @unchecked Sendable {
+  // @unchecked: everything mutable lives in `state` (a `Locked`); `inotify`, `wakeRead`, `wakeWrite` are
+  // set once in init.
+  struct State {
+    var targets: [String] = []
+    var plans: [String: WatchPlan] = [:]
+    var watchByDirectory: [String: Int32] = [:]
+    var directoriesByWatch: [Int32: Set<String>] = [:]
+    /// Targets that vanished, with the time after which they are reported if still missing.
+    var missingDeadlines: [String: UInt64] = [:]
+    /// Polled targets with their last signature.
+    var polled: [String: [StatSignature?]] = [:]
+    var nextPoll: UInt64?
+    var fallbacks: [WatcherFallback] = []
+    var newFallbacks: [WatcherFallback] = []
+    var stopped = false
+    var thread: pthread_t?
+    var wakeUps = 0
+    /// The `SIGHUP` pipe, when the watcher rescans on hangup.
+    var hangup: Int32?
+  }
+
+  let state = Locked(State())
+  let system: any InotifySystem
+  let clock: @Sendable () -> UInt64
+  let grace: UInt64
+  let pollInterval: UInt64
+  let pollsOnly: Bool
+  let inotify: Int32?
+  let wakeRead: Int32
+  let wakeWrite: Int32
+  let continuation: AsyncStream<WatchBatch>.Continuation
+
+  init(
+    system: any InotifySystem, clock: @escaping @Sendable () -> UInt64, grace: UInt64, pollInterval: UInt64,
+    pollsOnly: Bool, continuation: AsyncStream<WatchBatch>.Continuation
+  ) {
+    self.system = system
+    self.clock = clock
+    self.grace = grace
+    self.pollInterval = pollInterval
+    self.pollsOnly = pollsOnly
+    self.continuation = continuation
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    for fd in fds where fd >= 0 {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    wakeRead = fds[0]
+    wakeWrite = fds[1]
+    var failure: WatcherFallback?
+    if pollsOnly {
+      inotify = nil
+    } else {
+      do {
+        inotify = try system.initialize()
+      } catch {
+        inotify = nil
+        failure = WatcherFallback(
+          path: "*",
+          message:
+            "inotify is unavailable (\(error)); polling every path. Raise fs.inotify.max_user_instances "
+            + "(sysctl -w fs.inotify.max_user_instances=1024) if the limit was reached")
+      }
+    }
+    if let failure {
+      state.withLock {
+        $0.fallbacks.append(failure); $0.newFallbacks.append(failure)
+      }
+    }
+  }
+
+  // MARK: Targets
+
+  func setTargets(_ targets: [String]) {
+    state.withLock { state in
+      state.targets = targets
+      rearm(&state)
+    }
+    wake()
+  }
+
+  func rescan() {
+    let batch = state.withLock { state -> WatchBatch in
+      rearm(&state)
+      return takeBatch(&state, Set(state.targets))
+    }
+    continuation.yield(batch)
+  }
+
+  /// Recomputes every target's plan and makes the watches match it. Returns the targets that gained a
+  /// new watch: whatever happened in those directories before the watch existed was not seen, so they
+  /// must be read again.
+  @discardableResult
+  private func rearm(_ state: inout State) -> Set<String> {
+    var wanted: Set<String> = []
+    var plans: [String: WatchPlan] = [:]
+    for target in state.targets {
+      let plan = WatchPlan(target: target)
+      plans[target] = plan
+      if plan.tooManyHops {
+        fallBack(&state, path: target, message: "more than 40 symlinks on the way; polling it")
+      }
+      wanted.formUnion(plan.directories)
+    }
+    state.plans = plans
+    guard let inotify else {
+      for target in state.targets where state.polled[target] == nil {
+        state.polled[target] = StatSignature.of(target)
+      }
+      schedulePoll(&state)
+      return []
+    }
+    for (directory, watch) in state.watchByDirectory where !wanted.contains(directory) {
+      state.watchByDirectory[directory] = nil
+      state.directoriesByWatch[watch]?.remove(directory)
+      if state.directoriesByWatch[watch]?.isEmpty == true {
+        state.directoriesByWatch[watch] = nil
+        system.removeWatch(inotify, watch: watch)
+      }
+    }
+    var failedDirectories: Set<String> = []
+    var added: Set<String> = []
+    for directory in wanted where state.watchByDirectory[directory] == nil {
+      do {
+        // A second watch on the same inode returns the same descriptor: keep several paths per watch.
+        let watch = try system.addWatch(inotify, path: directory, mask: .directoryWatch)
+        state.watchByDirectory[directory] = watch
+        state.directoriesByWatch[watch, default: []].insert(directory)
+        added.insert(directory)
+      } catch {
+        failedDirectories.insert(directory)
+        let advice =
+          error.rawValue == ENOSPC
+          ? "the inotify watch limit is reached (ENOSPC); raise fs.inotify.max_user_watches "
+            + "(sysctl -w fs.inotify.max_user_watches=524288)"
+          : error.rawValue == EMFILE
+            ? "too many inotify instances (EMFILE); raise fs.inotify.max_user_instances"
+            : "cannot watch it (\(error))"
+        fallBack(&state, path: directory, message: advice + "; polling instead")
+      }
+    }
+    for target in state.targets {
+      let needsPolling = !(plans[target]?.directories.isDisjoint(with: failedDirectories) ?? true)
+      if needsPolling {
+        if state.polled[target] == nil { state.polled[target] = StatSignature.of(target) }
+      } else if !state.fallbacks.contains(where: { $0.path == target }) {
+        state.polled[target] = nil
+      }
+    }
+    schedulePoll(&state)
+    return Set(state.targets.filter { !(plans[$0]?.directories.isDisjoint(with: added) ?? true) })
+  }
+
+  private func fallBack(_ state: inout State, path: String, message: String) {
+    let fallback = WatcherFallback(path: path, message: message)
+    guard !state.fallbacks.contains(fallback) else { return }
+    state.fallbacks.append(fallback)
+    state.newFallbacks.append(fallback)
+  }
+
+  private func schedulePoll(_ state: inout State) {
+    if state.polled.isEmpty {
+      state.nextPoll = nil
+    } else if state.nextPoll == nil {
+      state.nextPoll = clock() + pollInterval
+    }
+  }
+
+  // MARK: Events and timers
+
+  /// Reads pending events, fires due timers, and reports what changed.
+  func pump() {
+    let events = inotify.map(readInotifyEvents) ?? []
+    let batch = state.withLock { state -> WatchBatch? in
+      var changed: Set<String> = []
+      var needsRearm = false
+      for event in events { handle(event, &state, changed: &changed, needsRearm: &needsRearm) }
+      if needsRearm {
+        for target in rearm(&state) { consider(target, &state, changed: &changed) }
+      }
+      fireTimers(&state, changed: &changed)
+      guard !changed.isEmpty || !state.newFallbacks.isEmpty else { return nil }
+      return takeBatch(&state, changed)
+    }
+    if let batch { continuation.yield(batch) }
+  }
+
+  private func takeBatch(_ state: inout State, _ paths: Set<String>) -> WatchBatch {
+    defer { state.newFallbacks = [] }
+    return WatchBatch(paths: paths, fallbacks: state.newFallbacks)
+  }
+
+  private func handle(
+    _ event: InotifyEvent, _ state: inout State, changed: inout Set<String>, needsRearm: inout Bool
+  ) {
+    if event.mask.contains(.queueOverflow) {
+      // Events were lost: re-arm everything and read every target again.
+      needsRearm = true
+      changed.formUnion(state.targets)
+      return
+    }
+    let directories = state.directoriesByWatch[event.watch] ?? []
+    if event.mask.contains(.ignored) || event.mask.contains(.unmount) {
+      state.directoriesByWatch[event.watch] = nil
+      for directory in directories { state.watchByDirectory[directory] = nil }
+      needsRearm = true
+    }
+    if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) { needsRearm = true }
+    guard !event.name.isEmpty else {
+      // The watched directory itself went away or moved: every target planned through it is a candidate.
+      for target in state.targets
+      where !(state.plans[target]?.directories.isDisjoint(with: directories) ?? true) {
+        consider(target, &state, changed: &changed)
+      }
+      return
+    }
+    let completed = event.mask.contains(.closeWrite) || event.mask.contains(.movedTo)
+    let vanished = event.mask.contains(.delete) || event.mask.contains(.movedFrom)
+    let created = event.mask.contains(.create)
+    for directory in directories {
+      let path = joinPath(directory, event.name)
+      for target in state.targets {
+        guard let plan = state.plans[target] else { continue }
+        let inChain = plan.interest.contains(path)
+        let inTargetDirectory =
+          plan.directoryTarget == directory || (plan.directoryTarget != nil && target == directory)
+        guard inChain || inTargetDirectory else { continue }
+        // A chain component (a directory, a symlink — the target itself may become one) that appears,
+        // goes or is swapped changes the plan.
+        if inChain && (path != target || created || completed || vanished) { needsRearm = true }
+        if created {
+          // A new regular file is not complete until it is closed; a new directory or symlink is.
+          let kind = FileSystem.entry(at: path)
+          if kind == .directory || kind == .symlink { consider(target, &state, changed: &changed) }
+        } else if completed || vanished {
+          consider(target, &state, changed: &changed)
+        }
+      }
+    }
+  }
+
+  /// Reports a target now, or, if it is missing, once the grace period has passed.
+  private func consider(_ target: String, _ state: inout State, changed: inout Set<String>) {
+    if FileSystem.entry(at: target) == .missing {
+      if state.missingDeadlines[target] == nil { state.missingDeadlines[target] = clock() + grace }
+    } else {
+      state.missingDeadlines[target] = nil
+      changed.insert(target)
+    }
+  }
+
+  private func fireTimers(_ state: inout State, changed: inout Set<String>) {
+    let now = clock()
+    for (target, deadline) in state.missingDeadlines where deadline <= now {
+      state.missingDeadlines[target] = nil
+      if FileSystem.entry(at: target) == .missing { changed.insert(target) }
+    }
+    if let nextPoll = state.nextPoll, nextPoll <= now {
+      for (target, signature) in state.polled {
+        let current = StatSignature.of(target)
+        if current != signature {
+          state.polled[target] = current
+          changed.insert(target)
+        }
+      }
+      state.nextPoll = now + pollInterval
+    }
+  }
+
+  /// Milliseconds until the next timer, or -1 (sleep until an event).
+  private func pollTimeout() -> Int32 {
+    state.withLock { state in
+      let deadlines = Array(state.missingDeadlines.values) + (state.nextPoll.map { [$0] } ?? [])
+      guard let next = deadlines.min() else { return -1 }
+      let now = clock()
+      return next <= now ? 0 : Int32(min((next - now + 999_999) / 1_000_000, 60_000))
+    }
+  }
+
+  // MARK: The thread
+
+  func startThread() {
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(self).toOpaque()
+    let result = pthread_create(
+      &thread, nil,
+      { context in
+        let core = Unmanaged<WatcherCore>.fromOpaque(context!).takeRetainedValue()
+        core.run()
+        return nil
+      }, context)
+    if result == 0 {
+      state.withLock { $0.thread = thread }
+    } else {
+      Unmanaged<WatcherCore>.fromOpaque(context).release()
+    }
+  }
+
+  private func run() {
+    while true {
+      var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+      if let inotify { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
+      let hangup = state.withLock { $0.hangup }
+      if let hangup { fds.append(pollfd(fd: hangup, events: Int16(POLLIN), revents: 0)) }
+      let timeout = pollTimeout()
+      let result = poll(&fds, nfds_t(fds.count), timeout)
+      if result < 0 && errno != EINTR { return }
+      if fds[0].revents != 0 {
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &drain, drain.count) > 0 {}
+      }
+      let stopped = state.withLock { state in
+        state.wakeUps += 1
+        return state.stopped
+      }
+      if stopped { return }
+      if let hangup, fds.last!.fd == hangup, fds.last!.revents != 0 {
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(hangup, &drain, drain.count) > 0 {}
+        rescan()
+      }
+      pump()
+    }
+  }
+
+  func wakeUp() { wake() }
+
+  private func wake() {
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+  }
+
+  func stop() {
+    let thread = state.withLock { state -> pthread_t? in
+      guard !state.stopped else { return nil }
+      state.stopped = true
+      defer { state.thread = nil }
+      return state.thread
+    }
+    wake()
+    if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+    continuation.finish()
+  }
+
+  deinit {
+    if let inotify { close(inotify) }
+    close(wakeRead)
+    close(wakeWrite)
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import Strata
+
+final class WatchedSettings: SettingsGroup, @unchecked Sendable {
+  override class var section: String { "app" }
+  @Setting var value = "default"
+  @Setting var count = 0
+  @Setting var extra = "none"
+}
+
+/// The next element of a stream, or `nil` after `seconds` (a deadline, not a sleep: it returns as soon
+/// as the element arrives).
+func next<T: Sendable>(_ stream: AsyncStream<T>, within seconds: Double = 5) async -> T? {
+  await withTaskGroup(of: T?.self) { group in
+    group.addTask {
+      var iterator = stream.makeAsyncIterator()
+      return await iterator.next()
+    }
+    group.addTask {
+      try? await Task.sleep(for: .seconds(seconds))
+      return nil
+    }
+    let first = await group.next() ?? nil
+    group.cancelAll()
+    return first
+  }
+}
+
+/// Waits (with a deadline) until the stream delivers `expected`, skipping intermediate values.
+func eventually<T: Sendable & Equatable>(
+  _ stream: AsyncStream<T>, equals expected: T, within seconds: Double = 5
+)
+  async -> Bool
+{
+  await withTaskGroup(of: Bool.self) { group in
+    group.addTask {
+      for await value in stream where value == expected { return true }
+      return false
+    }
+    group.addTask {
+      try? await Task.sleep(for: .seconds(seconds))
+      return false
+    }
+    let found = await group.next() ?? false
+    group.cancelAll()
+    return found
+  }
+}
+
+/// A store over `dir/etc/app/app.ini`, drop-ins in `dir/etc/app/app.conf.d`, and a user file, with its
+/// watcher running for the duration of `body`.
+func withWatchedStore(
+  _ body: (_ dir: String, _ store: SettingsStore, _ settings: WatchedSettings) async throws -> Void
+) async throws {
+  try await withTemporaryDirectory { dir in
+    try FileManager.default.createDirectory(
+      atPath: dir + "/etc/app/app.conf.d", withIntermediateDirectories: true)
+    try write("[app]\nvalue = start\n", to: dir + "/etc/app/app.ini")
+    let store = SettingsStore(
+      layers: [
+        FileLayer(
+          scope: .system, files: [dir + "/etc/app/app.ini"], dropInDirectory: dir + "/etc/app/app.conf.d"),
+        FileLayer(scope: .user, files: [dir + "/home/app.ini"]),
+      ], writeTarget: .file(dir + "/home/app.ini"))
+    let settings = WatchedSettings(store: store)
+    let watcher = FileWatcher(missingGracePeriod: .milliseconds(150))
+    let running = Task { await store.run(watcher: watcher) }
+    defer { running.cancel() }
+    // The watches exist once setTargets returned inside run(); wait for them deterministically.
+    let deadline = Date().addingTimeInterval(5)
+    while watcher.core.state.withLock({ $0.watchByDirectory.isEmpty }) && Date() < deadline {
+      await Task.yield()
+    }
+    try await body(dir, store, settings)
+  }
+}
+
+/// Runs a command (through `/bin/sh -c`), failing the test if it fails.
+func shell(_ command: String, in directory: String? = nil) throws {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/sh")
+  process.arguments = ["-c", command]
+  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+  process.standardInput = FileHandle.nullDevice
+  process.standardOutput = FileHandle.nullDevice
+  try process.run()
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 0, "\(command) exited \(process.terminationStatus)")
+}
+
+/// Whether a tool is installed (CI installs vim, git and rsync).
+func has(_ tool: String) -> Bool {
+  ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains {
+    FileManager.default.isExecutableFile(atPath: $0 + tool)
+  }
+}
