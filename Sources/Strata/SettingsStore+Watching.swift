@@ -7,16 +7,19 @@ extension SettingsStore {
   /// Each hint from the watcher re-reads the files it names; a file whose content is unchanged (a
   /// `touch`, an identical rewrite, the echo of the store's own write) changes nothing. Watcher
   /// fallbacks are reported as ``StoreEvent/watcherFallback(path:message:)`` events.
-  /// - Parameter reloadOnHangup: also re-read everything on `SIGHUP` (installs a process-wide handler).
-  public func run(reloadOnHangup: Bool = false) async {
-    await run(watcher: FileWatcher(), reloadOnHangup: reloadOnHangup)
+  /// - Parameters:
+  ///   - reloadOnHangup: also re-read everything on `SIGHUP` (installs a process-wide handler).
+  ///   - onReady: called once every path is watched: changes from then on are seen.
+  public func run(reloadOnHangup: Bool = false, onReady: @Sendable () -> Void = {}) async {
+    await run(watcher: FileWatcher(), reloadOnHangup: reloadOnHangup, onReady: onReady)
   }
 
   /// ``run(reloadOnHangup:)`` with a given watcher (tests drive one with `pump()`).
-  func run(watcher: FileWatcher, reloadOnHangup: Bool = false) async {
+  func run(watcher: FileWatcher, reloadOnHangup: Bool = false, onReady: @Sendable () -> Void = {}) async {
     if reloadOnHangup { watcher.rescanOnHangup() }
     // The watcher sees real paths (under the root); reloads speak of paths as the app sees them.
     var reportedByReal = watchTargets(watcher)
+    onReady()
     await withTaskCancellationHandler {
       for await batch in watcher.changes {
         for fallback in batch.fallbacks {

@@ -17,6 +17,7 @@ struct Arguments {
   var schema: String?
   var showSecrets = false
   var keyPerFileDirectories: [String] = []
+  var watch = false
 
   /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
   struct UsageError: Error {
@@ -71,12 +72,13 @@ struct Arguments {
           throw UsageError(message: "--max-file-size takes a positive number of bytes, not '\(text)'")
         }
         result.maxFileSize = size
-      case "--show-origin", "--show-shadowed", "--check", "--show-secrets":
+      case "--show-origin", "--show-shadowed", "--check", "--show-secrets", "--watch":
         if inline != nil { throw UsageError(message: "\(name) takes no value") }
         switch name {
         case "--show-origin": result.showOrigin = true
         case "--show-shadowed": result.showShadowed = true
         case "--show-secrets": result.showSecrets = true
+        case "--watch": result.watch = true
         default: result.check = true
         }
       default:
@@ -104,5 +106,6 @@ struct Arguments {
       throw UsageError(message: "--env-prefix takes a prefix such as DEMO, not '\(prefix)'")
     }
     if check && key != nil { throw UsageError(message: "--check and --key cannot be used together") }
+    if watch && check { throw UsageError(message: "--watch and --check cannot be used together") }
   }
 }

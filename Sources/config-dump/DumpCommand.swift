@@ -6,7 +6,10 @@ struct DumpCommand {
   var arguments: Arguments
   var environment: [String: String]
 
-  func run(output: (String) -> Void, errors: (String) -> Void) -> ExitStatus {
+  /// - Parameter loaded: receives the snapshot that was printed (typed, not redacted), for `--watch`.
+  func run(output: (String) -> Void, errors: (String) -> Void, loaded: (Snapshot) -> Void = { _ in })
+    -> ExitStatus
+  {
     if let root = arguments.root {
       var info = stat()
       guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -14,24 +17,19 @@ struct DumpCommand {
         return .usageError
       }
     }
-    var schema: SettingsSchema?
-    if let path = arguments.schema {
-      do {
-        guard let document = try Formats.load(path: path) else {
-          errors("config-dump: --schema: no such file: \(path)\nRun 'config-dump --help' for usage.\n")
-          return .usageError
-        }
-        schema = try SettingsSchema(jsonSchema: document.root)
-      } catch {
-        errors("config-dump: --schema: \(error)\n")
-        return .usageError
-      }
+    let schema: SettingsSchema?
+    do {
+      schema = try loadSchema()
+    } catch {
+      errors(
+        "config-dump: --schema: \(error.code == .notFound ? error.message : error.description)\nRun 'config-dump --help' for usage.\n"
+      )
+      return .usageError
     }
     var snapshot = stack(schema: schema).load()
-    if let schema {
-      snapshot = schema.applied(to: snapshot)
-      if !arguments.showSecrets { snapshot = snapshot.redacting(schema.secretKeys) }
-    }
+    if let schema { snapshot = schema.applied(to: snapshot) }
+    loaded(snapshot)
+    if let schema, !arguments.showSecrets { snapshot = snapshot.redacting(schema.secretKeys) }
     let diagnostics = snapshot.diagnostics
     if arguments.check {
       for diagnostic in diagnostics { output("\(diagnostic)\n") }
@@ -66,6 +64,46 @@ struct DumpCommand {
       return .configurationError
     }
     return snapshot.hasErrors ? .configurationError : .success
+  }
+
+  /// Stays running after the dump and prints one JSON line per change and per error, until SIGINT or
+  /// SIGTERM.
+  func watch(from dumped: Snapshot?, schema: SettingsSchema?, output: @escaping @Sendable (String) -> Void)
+    async
+  {
+    let stack = stack(schema: schema)
+    let store = SettingsStore(layers: stack.layers, options: stack.options)
+    let dumped = dumped ?? store.snapshot
+    let secretKeys = arguments.showSecrets ? [] : (schema?.secretKeys ?? [])
+    func view(_ snapshot: Snapshot) -> Snapshot { schema.map { $0.applied(to: snapshot) } ?? snapshot }
+    var previous = view(dumped)
+    let events = store.events
+    // What changed between the dump and the watches being set is caught by one more read once ready.
+    let running = Task { await store.run(reloadOnHangup: true, onReady: { store.reload() }) }
+    for await event in events {
+      switch event {
+      case .reloaded:
+        let current = view(store.snapshot)
+        let lines = WatchLines.changes(
+          from: previous, to: current, secretKeys: secretKeys, redactingSecretSources: !arguments.showSecrets)
+        for line in lines { output(line + "\n") }
+        previous = current
+      case .failed(let error): output(WatchLines.error(error) + "\n")
+      case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
+      case .pendingRestart: break
+      }
+    }
+    running.cancel()
+  }
+
+  /// The schema named by `--schema`, if any.
+  /// - Throws: `notFound` when the file is missing; the parse or schema error otherwise.
+  func loadSchema() throws(StrataError) -> SettingsSchema? {
+    guard let path = arguments.schema else { return nil }
+    guard let document = try Formats.load(path: path) else {
+      throw StrataError(.notFound, "no such file: \(path)", path: path)
+    }
+    return try SettingsSchema(jsonSchema: document.root)
   }
 
   var environmentPrefix: String? {

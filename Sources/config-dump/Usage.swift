@@ -34,6 +34,10 @@ let usage = """
     --show-shadowed       also show the lower-layer values each key hides
     --key KEY             print only KEY (a dotted path such as server.port); a table prints as a
                           subtree
+    --watch               after the dump, keep running and print one JSON line per change
+                          {"generation":…, "key":…, "old":…, "new":…, "origin":…} and one per
+                          error {"error":…, "path":…, "line":…, "column":…}; secrets redacted;
+                          stop with Ctrl-C (SIGINT) or SIGTERM
     --check               parse everything and print each problem as
                           path:line:column: error|warning: message
     -h, --help            show this help

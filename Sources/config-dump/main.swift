@@ -45,5 +45,12 @@ if arguments.help {
 }
 
 let command = DumpCommand(arguments: arguments, environment: processEnvironment())
-let status = command.run(output: writeOutput, errors: writeError)
-exit(status)
+final class Loaded { var snapshot: Snapshot? }
+let loaded = Loaded()
+let status = command.run(output: writeOutput, errors: writeError, loaded: { loaded.snapshot = $0 })
+guard arguments.watch, status != .usageError else { exit(status) }
+// Ctrl-C and SIGTERM end the watch cleanly; every line was already written, unbuffered.
+signal(SIGINT) { _ in _exit(0) }
+signal(SIGTERM) { _ in _exit(0) }
+await command.watch(from: loaded.snapshot, schema: try? command.loadSchema(), output: { writeOutput($0) })
+exit(.success)

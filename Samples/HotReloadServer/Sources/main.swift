@@ -56,11 +56,12 @@ if arguments.contains("--print-schema") {
 }
 for diagnostic in store.diagnostics { say("config: \(diagnostic)", to: STDERR_FILENO) }
 
-// Log what changes, and keep watching the files.
-Task {
+// Log what changes, and keep watching the files. Detached: the main thread is about to block in
+// accept(), and a plain Task here would inherit the main actor and never run.
+Task.detached {
   for await event in store.events { say("config: \(event)", to: STDERR_FILENO) }
 }
-Task {
+Task.detached {
   await store.run(reloadOnHangup: true)
 }
 

@@ -3,10 +3,13 @@ public enum WatchLines {
   /// `{"generation": 4, "key": "server.port", "old": 8080, "new": 9090, "origin": "/etc/demo/demo.ini:6:8"}`
   /// for each leaf key whose value differs between the snapshots (a removed key has `"new": null` and
   /// the old origin). Secret keys (from secret sources, plus `secretKeys`) are redacted.
-  public static func changes(from old: Snapshot, to new: Snapshot, secretKeys: Set<String> = []) -> [String] {
+  /// - Parameter redactingSecretSources: also redact values from secret sources (a Secret volume).
+  public static func changes(
+    from old: Snapshot, to new: Snapshot, secretKeys: Set<String> = [], redactingSecretSources: Bool = true
+  ) -> [String] {
     // Compare the real values (a secret that changes is still a change); print redacted ones.
-    let shownOld = old.redacting(old.secretKeys.union(secretKeys))
-    let shownNew = new.redacting(new.secretKeys.union(secretKeys))
+    let shownOld = old.redacting(redactingSecretSources ? old.secretKeys.union(secretKeys) : secretKeys)
+    let shownNew = new.redacting(redactingSecretSources ? new.secretKeys.union(secretKeys) : secretKeys)
     var lines: [String] = []
     var keys = new.keys
     keys += old.keys.filter { new.entry(forKey: $0) == nil }
