@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import Strata
 
@@ -12,15 +13,7 @@ var root = "Samples/demo"
 if let index = arguments.firstIndex(of: "--root"), index + 1 < arguments.count { root = arguments[index + 1] }
 
 // The demo tree's user file lives at /home/user inside the root.
-var environment: [String: String] = [:]
-var pointer = environ
-while let entry = pointer.pointee {
-  let text = String(cString: entry)
-  if let equals = text.firstIndex(of: "=") {
-    environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-  }
-  pointer += 1
-}
+var environment = ProcessInfo.processInfo.environment
 environment["HOME"] = "/home/user"
 environment["XDG_CONFIG_HOME"] = nil
 

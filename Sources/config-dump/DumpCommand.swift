@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import Strata
 
@@ -153,18 +154,4 @@ struct DumpCommand {
     let parts = key.split(separator: ".")
     return (1..<max(parts.count, 1)).map { parts[0..<$0].joined(separator: ".") }
   }
-}
-
-/// The process environment, read through Glibc (`environ`), without Foundation.
-func processEnvironment() -> [String: String] {
-  var result: [String: String] = [:]
-  var pointer = environ
-  while let entry = pointer.pointee {
-    let text = String(cString: entry)
-    if let equals = text.firstIndex(of: "=") {
-      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-    }
-    pointer += 1
-  }
-  return result
 }

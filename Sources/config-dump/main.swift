@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import Strata
 
@@ -44,7 +45,7 @@ if arguments.help {
   exit(.success)
 }
 
-let command = DumpCommand(arguments: arguments, environment: processEnvironment())
+let command = DumpCommand(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 final class Loaded { var snapshot: Snapshot? }
 let loaded = Loaded()
 let status = command.run(output: writeOutput, errors: writeError, loaded: { loaded.snapshot = $0 })

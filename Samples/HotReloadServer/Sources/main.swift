@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import Strata
 
@@ -27,7 +28,7 @@ if arguments.contains("--help") {
   exit(0)
 }
 let root = option("--root") ?? "Samples/HotReloadServer/root"
-var environment = processEnvironment()
+var environment = ProcessInfo.processInfo.environment
 environment["HOME"] = "/home/user"  // the user layer lives inside the root
 environment["XDG_CONFIG_HOME"] = nil
 
@@ -97,18 +98,4 @@ do {
 } catch {
   say("hot-reload-server: \(error)", to: STDERR_FILENO)
   exit(1)
-}
-
-/// The process environment, without Foundation.
-func processEnvironment() -> [String: String] {
-  var result: [String: String] = [:]
-  var pointer = environ
-  while let entry = pointer.pointee {
-    let text = String(cString: entry)
-    if let equals = text.firstIndex(of: "=") {
-      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-    }
-    pointer += 1
-  }
-  return result
 }
