@@ -30,15 +30,16 @@ public struct WatchBatch: Sendable {
 /// and reports every target. When a watch cannot be set (`ENOSPC`, `EMFILE`), the path is polled by a
 /// stat signature, and a ``WatcherFallback`` says which sysctl to raise; the watcher never fails.
 ///
-/// One dedicated thread sleeps in `poll()` on the inotify descriptor and a wake pipe, with the next
-/// deadline (grace period, polling) as its timeout: no wake-ups while nothing changes. Tests create it
+/// All watchers of a process share one inotify instance and one dedicated thread (``InotifyHub``),
+/// which sleeps in `poll()` on the inotify descriptor and a wake pipe with the nearest deadline (grace
+/// period, polling) as its timeout: no wake-ups while nothing changes. Tests create it
 /// with `startsThread: false` and drive it with ``pump()`` and a manual clock.
 public final class FileWatcher: Sendable {
   let core: WatcherCore
   /// The batches of possibly changed targets. Ends when the watcher stops.
   public let changes: AsyncStream<WatchBatch>
 
-  /// Creates a watcher and starts its thread.
+  /// Creates a watcher on the process's shared inotify instance and thread.
   /// - Parameters:
   ///   - missingGracePeriod: how long a vanished target may stay missing before it is reported.
   ///   - pollInterval: how often polled paths are checked.
@@ -48,21 +49,30 @@ public final class FileWatcher: Sendable {
     pollsOnly: Bool = false
   ) {
     self.init(
-      system: LiveInotify(), clock: monotonicNanoseconds, missingGracePeriod: missingGracePeriod,
-      pollInterval: pollInterval, pollsOnly: pollsOnly, startsThread: true)
+      hub: .shared, ownsHub: false, missingGracePeriod: missingGracePeriod, pollInterval: pollInterval,
+      pollsOnly: pollsOnly)
   }
 
-  init(
+  /// A watcher with a hub of its own (tests: injected system calls and clock, and `startsThread: false`
+  /// to drive it with ``pump()``).
+  convenience init(
     system: any InotifySystem, clock: @escaping @Sendable () -> UInt64, missingGracePeriod: Duration,
     pollInterval: Duration, pollsOnly: Bool = false, startsThread: Bool
   ) {
+    let hub = InotifyHub(system: system, clock: clock, startsThread: startsThread)
+    self.init(
+      hub: hub, ownsHub: true, missingGracePeriod: missingGracePeriod, pollInterval: pollInterval,
+      pollsOnly: pollsOnly)
+  }
+
+  init(hub: InotifyHub, ownsHub: Bool, missingGracePeriod: Duration, pollInterval: Duration, pollsOnly: Bool)
+  {
     let (stream, continuation) = AsyncStream<WatchBatch>.makeStream(bufferingPolicy: .unbounded)
     changes = stream
     core = WatcherCore(
-      system: system, clock: clock, grace: missingGracePeriod.nanoseconds,
+      hub: hub, ownsHub: ownsHub, grace: missingGracePeriod.nanoseconds,
       pollInterval: pollInterval.nanoseconds,
       pollsOnly: pollsOnly, continuation: continuation)
-    if startsThread { core.startThread() }
   }
 
   deinit { core.stop() }
@@ -78,9 +88,7 @@ public final class FileWatcher: Sendable {
   /// Rescans whenever the process receives `SIGHUP`, as systemd's `ExecReload=kill -HUP $MAINPID`
   /// expects. Installs a process-wide `SIGHUP` handler.
   public func rescanOnHangup() {
-    guard let fd = Hangup.readDescriptor() else { return }
-    core.state.withLock { $0.hangup = fd }
-    core.wakeUp()
+    core.rescanOnHangup()
   }
 
   /// Processes pending events and due timers now, on this thread (for tests without the thread).
@@ -93,7 +101,7 @@ public final class FileWatcher: Sendable {
   public func stop() { core.stop() }
 
   /// How many times the thread woke up (for tests: none while nothing changes).
-  var wakeUps: Int { core.state.withLock { $0.wakeUps } }
+  var wakeUps: Int { core.hub.state.withLock { $0.wakeUps } }
 }
 
 extension Duration {

@@ -1,10 +1,9 @@
 import Glibc
 
-/// The watcher's engine: inotify bookkeeping, timers and the poll thread. All mutable state is in
-/// `state`; the descriptors are fixed at init.
+/// One watcher's engine: which directories its targets need, what events mean for them, and its
+/// timers. The process's ``InotifyHub`` owns the descriptor and the thread and hands it its events.
 final class WatcherCore: @unchecked Sendable {
-  // @unchecked: everything mutable lives in `state` (a `Locked`); `inotify`, `wakeRead`, `wakeWrite` are
-  // set once in init.
+  // @unchecked: everything mutable lives in `state` (a `Locked`); the `let`s are set once in init.
   struct State {
     var targets: [String] = []
     var plans: [String: WatchPlan] = [:]
@@ -18,62 +17,47 @@ final class WatcherCore: @unchecked Sendable {
     var fallbacks: [WatcherFallback] = []
     var newFallbacks: [WatcherFallback] = []
     var stopped = false
-    var thread: pthread_t?
-    var wakeUps = 0
-    /// The `SIGHUP` pipe, when the watcher rescans on hangup.
-    var hangup: Int32?
+    var rescansOnHangup = false
   }
 
   let state = Locked(State())
-  let system: any InotifySystem
   let clock: @Sendable () -> UInt64
   let grace: UInt64
   let pollInterval: UInt64
   let pollsOnly: Bool
-  let inotify: Int32?
-  let wakeRead: Int32
-  let wakeWrite: Int32
+  let hub: InotifyHub
+  /// Whether the hub is this watcher's alone (tests), to be shut down with it.
+  let ownsHub: Bool
   let continuation: AsyncStream<WatchBatch>.Continuation
 
   init(
-    system: any InotifySystem, clock: @escaping @Sendable () -> UInt64, grace: UInt64, pollInterval: UInt64,
-    pollsOnly: Bool, continuation: AsyncStream<WatchBatch>.Continuation
+    hub: InotifyHub, ownsHub: Bool, grace: UInt64, pollInterval: UInt64, pollsOnly: Bool,
+    continuation: AsyncStream<WatchBatch>.Continuation
   ) {
-    self.system = system
-    self.clock = clock
+    self.hub = hub
+    self.ownsHub = ownsHub
+    self.clock = hub.clock
     self.grace = grace
     self.pollInterval = pollInterval
     self.pollsOnly = pollsOnly
     self.continuation = continuation
-    var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    for fd in fds where fd >= 0 {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    wakeRead = fds[0]
-    wakeWrite = fds[1]
-    var failure: WatcherFallback?
-    if pollsOnly {
-      inotify = nil
-    } else {
-      do {
-        inotify = try system.initialize()
-      } catch {
-        inotify = nil
-        failure = WatcherFallback(
-          path: "*",
-          message:
-            "inotify is unavailable (\(error)); polling every path. Raise fs.inotify.max_user_instances "
-            + "(sysctl -w fs.inotify.max_user_instances=1024) if the limit was reached")
-      }
-    }
-    if let failure {
+    if !pollsOnly, hub.inotify == nil {
+      let failure = WatcherFallback(
+        path: "*",
+        message:
+          "inotify is unavailable (\(hub.initializationError.map { "\($0)" } ?? "unknown")); polling every "
+          + "path. Raise fs.inotify.max_user_instances (sysctl -w fs.inotify.max_user_instances=1024) if the "
+          + "limit was reached")
       state.withLock {
-        $0.fallbacks.append(failure); $0.newFallbacks.append(failure)
+        $0.fallbacks.append(failure)
+        $0.newFallbacks.append(failure)
       }
     }
+    hub.register(self)
   }
+
+  /// Whether inotify events arrive for this watcher (else everything is polled).
+  private var usesInotify: Bool { !pollsOnly && hub.inotify != nil }
 
   // MARK: Targets
 
@@ -82,7 +66,7 @@ final class WatcherCore: @unchecked Sendable {
       state.targets = targets
       rearm(&state)
     }
-    wake()
+    hub.wake()  // the poll timeout may have changed
   }
 
   func rescan() {
@@ -109,7 +93,7 @@ final class WatcherCore: @unchecked Sendable {
       wanted.formUnion(plan.directories)
     }
     state.plans = plans
-    guard let inotify else {
+    guard usesInotify else {
       for target in state.targets where state.polled[target] == nil {
         state.polled[target] = StatSignature.of(target)
       }
@@ -121,7 +105,7 @@ final class WatcherCore: @unchecked Sendable {
       state.directoriesByWatch[watch]?.remove(directory)
       if state.directoriesByWatch[watch]?.isEmpty == true {
         state.directoriesByWatch[watch] = nil
-        system.removeWatch(inotify, watch: watch)
+        hub.removeWatch(watch, for: self)
       }
     }
     var failedDirectories: Set<String> = []
@@ -129,7 +113,7 @@ final class WatcherCore: @unchecked Sendable {
     for directory in wanted where state.watchByDirectory[directory] == nil {
       do {
         // A second watch on the same inode returns the same descriptor: keep several paths per watch.
-        let watch = try system.addWatch(inotify, path: directory, mask: .directoryWatch)
+        let watch = try hub.addWatch(directory, for: self)
         state.watchByDirectory[directory] = watch
         state.directoriesByWatch[watch, default: []].insert(directory)
         added.insert(directory)
@@ -174,9 +158,14 @@ final class WatcherCore: @unchecked Sendable {
 
   // MARK: Events and timers
 
-  /// Reads pending events, fires due timers, and reports what changed.
-  func pump() {
-    let events = inotify.map(readInotifyEvents) ?? []
+  /// Processes pending events and due timers now (tests drive a private hub this way).
+  func pump() { hub.pump() }
+
+  /// Whether a watch descriptor is one of this watcher's.
+  func owns(_ watch: Int32) -> Bool { state.withLock { $0.directoriesByWatch[watch] != nil } }
+
+  /// Handles this watcher's events (from the hub), fires due timers, and reports what changed.
+  func process(_ events: [InotifyEvent]) {
     let batch = state.withLock { state -> WatchBatch? in
       var changed: Set<String> = []
       var needsRearm = false
@@ -209,6 +198,7 @@ final class WatcherCore: @unchecked Sendable {
     if event.mask.contains(.ignored) || event.mask.contains(.unmount) {
       state.directoriesByWatch[event.watch] = nil
       for directory in directories { state.watchByDirectory[directory] = nil }
+      hub.forget(event.watch)
       needsRearm = true
     }
     if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) { needsRearm = true }
@@ -273,84 +263,29 @@ final class WatcherCore: @unchecked Sendable {
     }
   }
 
-  /// Milliseconds until the next timer, or -1 (sleep until an event).
-  private func pollTimeout() -> Int32 {
+  /// The nearest timer (grace period, polling), or `nil`.
+  func nextDeadline() -> UInt64? {
     state.withLock { state in
-      let deadlines = Array(state.missingDeadlines.values) + (state.nextPoll.map { [$0] } ?? [])
-      guard let next = deadlines.min() else { return -1 }
-      let now = clock()
-      return next <= now ? 0 : Int32(min((next - now + 999_999) / 1_000_000, 60_000))
+      (Array(state.missingDeadlines.values) + (state.nextPoll.map { [$0] } ?? [])).min()
     }
   }
 
-  // MARK: The thread
+  var rescansOnHangup: Bool { state.withLock { $0.rescansOnHangup } }
 
-  func startThread() {
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let result = pthread_create(
-      &thread, nil,
-      { context in
-        let core = Unmanaged<WatcherCore>.fromOpaque(context!).takeRetainedValue()
-        core.run()
-        return nil
-      }, context)
-    if result == 0 {
-      state.withLock { $0.thread = thread }
-    } else {
-      Unmanaged<WatcherCore>.fromOpaque(context).release()
-    }
-  }
-
-  private func run() {
-    while true {
-      var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-      if let inotify { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-      let hangup = state.withLock { $0.hangup }
-      if let hangup { fds.append(pollfd(fd: hangup, events: Int16(POLLIN), revents: 0)) }
-      let timeout = pollTimeout()
-      let result = poll(&fds, nfds_t(fds.count), timeout)
-      if result < 0 && errno != EINTR { return }
-      if fds[0].revents != 0 {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &drain, drain.count) > 0 {}
-      }
-      let stopped = state.withLock { state in
-        state.wakeUps += 1
-        return state.stopped
-      }
-      if stopped { return }
-      if let hangup, fds.last!.fd == hangup, fds.last!.revents != 0 {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while read(hangup, &drain, drain.count) > 0 {}
-        rescan()
-      }
-      pump()
-    }
-  }
-
-  func wakeUp() { wake() }
-
-  private func wake() {
-    var byte: UInt8 = 1
-    _ = write(wakeWrite, &byte, 1)
+  func rescanOnHangup() {
+    guard let fd = Hangup.readDescriptor() else { return }
+    state.withLock { $0.rescansOnHangup = true }
+    hub.watchHangup(fd)
   }
 
   func stop() {
-    let thread = state.withLock { state -> pthread_t? in
-      guard !state.stopped else { return nil }
-      state.stopped = true
-      defer { state.thread = nil }
-      return state.thread
+    let first = state.withLock { state -> Bool in
+      defer { state.stopped = true }
+      return !state.stopped
     }
-    wake()
-    if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+    guard first else { return }
+    hub.unregister(self)
+    if ownsHub { hub.shutdown() }
     continuation.finish()
-  }
-
-  deinit {
-    if let inotify { close(inotify) }
-    close(wakeRead)
-    close(wakeWrite)
   }
 }

@@ -161,11 +161,31 @@ struct FailingInotify: InotifySystem {
     }
   }
 
+  @Test func watchersShareOneInotifyInstance() throws {
+    try withTemporaryDirectory { dir in
+      let first = FileWatcher()
+      let second = FileWatcher()
+      first.setTargets([dir + "/a.ini"])
+      second.setTargets([dir + "/a.ini"])
+      #expect(first.core.hub === second.core.hub)
+      // The same directory: one watch descriptor, used by both; stopping one keeps the other's.
+      let watch = try #require(first.core.state.withLock { $0.watchByDirectory[dir] })
+      #expect(second.core.state.withLock { $0.watchByDirectory[dir] } == watch)
+      first.stop()
+      #expect(InotifyHub.shared.state.withLock { $0.users[watch]?.count } == 1)
+      second.stop()
+      #expect(InotifyHub.shared.state.withLock { $0.users[watch] } == nil)
+    }
+  }
+
   @Test func noWakeUpsWhileIdleAndNoDescriptorLeaks() async throws {
     try await withTemporaryDirectory { dir in
       let file = dir + "/a.ini"
       try write("a = 1\n", to: file)
-      let watcher = FileWatcher()
+      // A hub of its own: the shared one is woken by the other tests running in parallel.
+      let watcher = FileWatcher(
+        system: LiveInotify(), clock: monotonicNanoseconds, missingGracePeriod: .milliseconds(300),
+        pollInterval: .seconds(1), startsThread: true)
       watcher.setTargets([file])
       // setTargets wakes the thread once to re-plan; after that it must sleep until something happens.
       #expect(await waitUntil { watcher.wakeUps >= 1 })
@@ -178,7 +198,9 @@ struct FailingInotify: InotifySystem {
       // tests run in parallel and open files too, hence the margin.)
       let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
       for _ in 0..<50 {
-        let watcher = FileWatcher()
+        let watcher = FileWatcher(
+          system: LiveInotify(), clock: monotonicNanoseconds, missingGracePeriod: .milliseconds(300),
+          pollInterval: .seconds(1), startsThread: true)
         watcher.setTargets([file])
         watcher.stop()
       }
