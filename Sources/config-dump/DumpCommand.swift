@@ -76,6 +76,8 @@ struct DumpCommand {
     let store = SettingsStore(layers: stack.layers, options: stack.options)
     let dumped = dumped ?? store.snapshot
     let secretKeys = arguments.showSecrets ? [] : (schema?.secretKeys ?? [])
+    let restartRequired = Set(
+      schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])
     func view(_ snapshot: Snapshot) -> Snapshot { schema.map { $0.applied(to: snapshot) } ?? snapshot }
     var previous = view(dumped)
     let events = store.events
@@ -86,7 +88,8 @@ struct DumpCommand {
       case .reloaded:
         let current = view(store.snapshot)
         let lines = WatchLines.changes(
-          from: previous, to: current, secretKeys: secretKeys, redactingSecretSources: !arguments.showSecrets)
+          from: previous, to: current, secretKeys: secretKeys, redactingSecretSources: !arguments.showSecrets,
+          restartRequiredKeys: restartRequired)
         for line in lines { output(line + "\n") }
         previous = current
       case .failed(let error): output(WatchLines.error(error) + "\n")

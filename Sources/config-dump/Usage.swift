@@ -37,6 +37,8 @@ let usage = """
     --watch               after the dump, keep running and print one JSON line per change
                           {"generation":…, "key":…, "old":…, "new":…, "origin":…} and one per
                           error {"error":…, "path":…, "line":…, "column":…}; secrets redacted;
+                          with --schema, a restart-required setting's line ends with
+                          "pendingRestart": true (a running program keeps its old value);
                           stop with Ctrl-C (SIGINT) or SIGTERM
     --check               parse everything and print each problem as
                           path:line:column: error|warning: message

@@ -3,9 +3,13 @@ public enum WatchLines {
   /// `{"generation": 4, "key": "server.port", "old": 8080, "new": 9090, "origin": "/etc/demo/demo.ini:6:8"}`
   /// for each leaf key whose value differs between the snapshots (a removed key has `"new": null` and
   /// the old origin). Secret keys (from secret sources, plus `secretKeys`) are redacted.
-  /// - Parameter redactingSecretSources: also redact values from secret sources (a Secret volume).
+  /// - Parameters:
+  ///   - redactingSecretSources: also redact values from secret sources (a Secret volume).
+  ///   - restartRequiredKeys: keys whose change a running program applies only at its next start; their
+  ///     lines end with `"pendingRestart": true`.
   public static func changes(
-    from old: Snapshot, to new: Snapshot, secretKeys: Set<String> = [], redactingSecretSources: Bool = true
+    from old: Snapshot, to new: Snapshot, secretKeys: Set<String> = [], redactingSecretSources: Bool = true,
+    restartRequiredKeys: Set<String> = []
   ) -> [String] {
     // Compare the real values (a secret that changes is still a change); print redacted ones.
     let shownOld = old.redacting(redactingSecretSources ? old.secretKeys.union(secretKeys) : secretKeys)
@@ -19,10 +23,13 @@ public enum WatchLines {
       let after = shownNew.entry(forKey: key)
       let origin = (after ?? before).map { $0.origin.description } ?? ""
       lines.append(
-        line([
-          ("generation", SettingValue(.integer(new.generation), origin: .runtime)), ("key", string(key)),
-          ("old", before?.value), ("new", after?.value), ("origin", string(origin)),
-        ]))
+        line(
+          [
+            ("generation", SettingValue(.integer(new.generation), origin: .runtime)), ("key", string(key)),
+            ("old", before?.value), ("new", after?.value), ("origin", string(origin)),
+          ]
+            + (restartRequiredKeys.contains(key)
+              ? [("pendingRestart", SettingValue(.bool(true), origin: .runtime))] : [])))
     }
     return lines
   }

@@ -40,6 +40,16 @@ import Testing
     #expect(!fromSecretSource.joined().contains("\"a\"") && !fromSecretSource.joined().contains("\"b\""))
   }
 
+  @Test func restartRequiredChangesAreMarked() {
+    let lines = WatchLines.changes(
+      from: snapshot(1, [("port", .integer(1))]), to: snapshot(2, [("port", .integer(2))]),
+      restartRequiredKeys: ["port"])
+    #expect(
+      lines == [
+        #"{"generation": 2, "key": "port", "old": 1, "new": 2, "origin": "/etc/a.ini:2:8", "pendingRestart": true}"#
+      ])
+  }
+
   @Test func errorsCarryTheirPosition() {
     let line = WatchLines.error(StrataError(.syntax, "expected ']'", path: "/etc/a.ini", line: 3, column: 8))
     #expect(line == #"{"error": "expected ']'", "path": "/etc/a.ini", "line": 3, "column": 8}"#)
