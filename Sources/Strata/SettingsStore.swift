@@ -30,9 +30,9 @@ public final class SettingsStore: Sendable {
   let state: Locked<State>
   /// Serializes rebuilds, so that snapshots are published in the order their files were read. Only
   /// loaders take it; reads never do.
-  let rebuildLock = Locked(())
+  let rebuildLock = Locked(0)  // the count of rebuilds; a zero-sized state confuses TSan's access tracking
   /// Serializes writes (read, edit, replace the file), so that concurrent writers never lose an update.
-  let writeLock = Locked(())
+  let writeLock = Locked(0)  // the count of writes
   /// Where writes go.
   public let writeTarget: WriteTarget
   /// The last good document of every file the store read.
@@ -235,7 +235,10 @@ public final class SettingsStore: Sendable {
   /// (its known keys may have grown). Loading happens outside the state lock; the new snapshot is
   /// published in one step, then settings are told, outside every lock.
   func rebuild(reloading: Set<Int>?) {
-    let (previous, published) = rebuildLock.withLock { _ in (snapshot, load(reloading: reloading)) }
+    let (previous, published) = rebuildLock.withLock { count in
+      count += 1
+      return (snapshot, load(reloading: reloading))
+    }
     guard let published else { return }
     publish(published)
     announce(from: previous, to: published)
@@ -434,7 +437,8 @@ extension SettingsStore {
       setRuntimeValue(value, forKey: key)
       return
     }
-    try writeLock.withLock { _ throws(StrataError) in
+    try writeLock.withLock { count throws(StrataError) in
+      count += 1
       try FileWriter.write(value, forKey: key, toFile: path, options: stack.options)
     }
     let layers = state.withLock { state in
