@@ -117,7 +117,27 @@ public final class SettingsStore: Sendable {
     let schema = self.schema
     guard !schema.entries.isEmpty else { return snapshot.diagnostics + settingDiagnostics }
     return snapshot.diagnostics + settingDiagnostics + schema.unknownKeys(in: snapshot)
-      + environmentCollisions(schema)
+      + environmentCollisions(schema) + exposedSecrets(schema, snapshot)
+  }
+
+  /// A warning for each file that supplies a secret setting and that group or others may read.
+  private func exposedSecrets(_ schema: SettingsSchema, _ snapshot: Snapshot) -> [Diagnostic] {
+    var warned: Set<String> = []
+    var diagnostics: [Diagnostic] = []
+    for key in schema.secretKeys.sorted() {
+      guard let path = (snapshot.entry(forKey: key)?.origin ?? snapshot.value(forKey: key)?.origin)?.path,
+        warned.insert(path).inserted,
+        let mode = FilePermissions.readableByOthers(stack.options.resolvePath(path))
+      else { continue }
+      diagnostics.append(
+        Diagnostic(
+          .warning,
+          StrataError(
+            .insecurePermissions,
+            "supplies the secret '\(key)' but group or others can read it (mode \(FilePermissions.octal(mode))); "
+              + "fix it with: chmod go-r \(path)", path: path)))
+    }
+    return diagnostics
   }
 
   /// Changes to `.restartRequired` settings that the running program has not applied, by key order.

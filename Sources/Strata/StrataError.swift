@@ -18,7 +18,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case syntax, unexpectedEnd, invalidEscape, invalidNumber, invalidUTF8, nestingTooDeep
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
-      case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed
+      case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -65,6 +65,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let tooManySymlinks = Code(.tooManySymlinks)
     /// A file could not be written (read-only directory, full disk, …); the old file is unchanged.
     public static let writeFailed = Code(.writeFailed)
+    /// A file whose owner or mode lets others change it (refused), or read a secret in it (a warning).
+    public static let insecurePermissions = Code(.insecurePermissions)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }

@@ -20,6 +20,9 @@ public struct FileLayer: Layer {
   public var dropInExtensions: [String]
   /// The most drop-ins loaded from the directory; more is an error and only the first ones load.
   public var maxDropIns: Int
+  /// Whether files are refused when anyone can write them or someone other than root or this process
+  /// owns them (sshd's `StrictModes`). On by default for the vendor and system scopes.
+  public var requiresSafePermissions: Bool
   /// Whether a missing main file is an error (for files named explicitly, as on a command line) rather
   /// than an absent layer.
   public var requiresFiles: Bool
@@ -31,6 +34,7 @@ public struct FileLayer: Layer {
     maxDropIns: Int = 1000, requiresFiles: Bool = false
   ) {
     self.requiresFiles = requiresFiles
+    self.requiresSafePermissions = scope == .vendor || scope == .system
     self.scope = scope
     self.name = name ?? scope.description
     self.files = files
@@ -48,12 +52,12 @@ public struct FileLayer: Layer {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
         continue
       }
-      Self.loadFile(file, into: &contents, options: context.options, cache: context.cache)
+      loadChecked(file, into: &contents, context: context)
     }
     if let dropInDirectory {
       contents.paths.append(dropInDirectory)
       for file in dropIns(in: dropInDirectory, into: &contents, options: context.options) {
-        Self.loadFile(file, into: &contents, options: context.options, cache: context.cache)
+        loadChecked(file, into: &contents, context: context)
       }
     }
     return contents
@@ -104,6 +108,18 @@ public struct FileLayer: Layer {
       return true
     }
     return FileSystem.size(of: resolvedPath) == 0
+  }
+
+  /// Loads one file, refusing it first if its permissions are unsafe and the layer requires safe ones.
+  private func loadChecked(_ path: String, into contents: inout LayerContents, context: LoadContext) {
+    if requiresSafePermissions,
+      let problem = FilePermissions.problem(
+        withSystemFile: context.options.resolvePath(path), reportedAs: path)
+    {
+      contents.diagnostics.append(Diagnostic(.error, problem))
+      return
+    }
+    Self.loadFile(path, into: &contents, options: context.options, cache: context.cache)
   }
 
   /// Loads one file into `contents`. An empty main file is an empty document, not a syntax error, so

@@ -1,0 +1,35 @@
+import Glibc
+
+/// Ownership and mode checks, in the spirit of sshd's `StrictModes`.
+enum FilePermissions {
+  /// Why a system file must not be trusted: writable by everyone, or owned by someone other than root
+  /// or this process's user. `nil` when it is fine (or cannot be stat'ed; reading reports that).
+  static func problem(withSystemFile resolvedPath: String, reportedAs path: String) -> StrataError? {
+    var info = stat()
+    guard stat(resolvedPath, &info) == 0 else { return nil }
+    let mode = info.st_mode & 0o7777
+    if mode & 0o002 != 0 {
+      return StrataError(
+        .insecurePermissions,
+        "refusing a file anyone can write (mode \(octal(mode))); fix it with: chmod o-w \(path)", path: path)
+    }
+    let owner = info.st_uid
+    if owner != 0 && owner != geteuid() {
+      return StrataError(
+        .insecurePermissions,
+        "refusing a file owned by uid \(owner), neither root nor this process (uid \(geteuid())); fix it with: "
+          + "chown root \(path)", path: path)
+    }
+    return nil
+  }
+
+  /// The mode of a file when its group or others may read it, else `nil`.
+  static func readableByOthers(_ resolvedPath: String) -> mode_t? {
+    var info = stat()
+    guard stat(resolvedPath, &info) == 0 else { return nil }
+    let mode = info.st_mode & 0o7777
+    return mode & 0o044 != 0 ? mode : nil
+  }
+
+  static func octal(_ mode: mode_t) -> String { "0" + String(mode, radix: 8) }
+}
