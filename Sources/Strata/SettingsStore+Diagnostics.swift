@@ -1,0 +1,70 @@
+/// What a store knows is wrong, and what its settings are.
+extension SettingsStore {
+  /// Every problem known now: files that failed to load, values that did not convert, and, once
+  /// settings are registered, keys no setting declares, environment names that collide, and secrets
+  /// in files others can read.
+  public var diagnostics: [Diagnostic] {
+    let snapshot = self.snapshot
+    let settingDiagnostics = state.withLock {
+      $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value)
+    }
+    let schema = self.schema
+    guard !schema.entries.isEmpty else { return snapshot.diagnostics + settingDiagnostics }
+    return snapshot.diagnostics + settingDiagnostics + schema.unknownKeys(in: snapshot)
+      + environmentCollisions(schema) + exposedSecrets(schema, snapshot)
+  }
+
+  /// A warning for each file that supplies a secret setting and that group or others may read.
+  fileprivate func exposedSecrets(_ schema: SettingsSchema, _ snapshot: Snapshot) -> [Diagnostic] {
+    var warned: Set<String> = []
+    var diagnostics: [Diagnostic] = []
+    for key in schema.secretKeys.sorted() {
+      guard let path = (snapshot.entry(forKey: key)?.origin ?? snapshot.value(forKey: key)?.origin)?.path,
+        warned.insert(path).inserted,
+        let mode = FilePermissions.readableByOthers(stack.options.resolvePath(path))
+      else { continue }
+      diagnostics.append(
+        Diagnostic(
+          .warning,
+          StrataError(
+            .insecurePermissions,
+            "supplies the secret '\(key)' but group or others can read it (mode \(FilePermissions.octal(mode))); "
+              + "fix it with: chmod go-r \(path)", path: path)))
+    }
+    return diagnostics
+  }
+
+  /// The registered settings, described.
+  public var schema: SettingsSchema {
+    let boxes = state.withLock { state in
+      state.declaredKeys.compactMap { state.registry[$0]?.lazy.compactMap(\.box).first }
+    }
+    return SettingsSchema(
+      entries: boxes.map { box in
+        let defaultValue = box.defaultSettingValue
+        return SettingsSchema.Entry(
+          key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: defaultValue),
+          typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
+          validationSummary: box.attributes.validationSummary)
+      })
+  }
+
+  /// An error for each environment variable name that two declared settings would share.
+  fileprivate func environmentCollisions(_ schema: SettingsSchema) -> [Diagnostic] {
+    guard let prefix = environmentPrefix else { return [] }
+    var keysByName: [String: [String]] = [:]
+    for entry in schema.entries {
+      keysByName[EnvironmentNames.variableName(forKey: entry.key, prefix: prefix), default: []].append(
+        entry.key)
+    }
+    return keysByName.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { name, keys in
+      Diagnostic(
+        .error,
+        StrataError(
+          .nameCollision,
+          "settings \(keys.map { "'\($0)'" }.joined(separator: " and ")) both map to the environment variable \(name)"
+        ))
+    }
+  }
+
+}
