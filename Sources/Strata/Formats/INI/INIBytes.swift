@@ -65,28 +65,8 @@ enum INIUTF8 {
         i += 1
         continue
       }
-      let length: Int
-      var lower: UInt8 = 0x80
-      var upper: UInt8 = 0xBF
-      switch lead {
-      case 0xC2...0xDF: length = 2
-      case 0xE0:
-        length = 3
-        lower = 0xA0
-      case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED:
-        length = 3
-        upper = 0x9F
-      case 0xF0:
-        length = 4
-        lower = 0x90
-      case 0xF1...0xF3: length = 4
-      case 0xF4:
-        length = 4
-        upper = 0x8F
-      default: return i
-      }
-      guard i + 1 < count, base[i + 1] >= lower, base[i + 1] <= upper else { return i }
+      guard let (length, second) = UTF8Sequence.shape(ofLead: lead) else { return i }
+      guard i + 1 < count, second.contains(base[i + 1]) else { return i }
       for k in 2..<length {
         guard i + k < count, base[i + k] & 0xC0 == 0x80 else { return i }
       }

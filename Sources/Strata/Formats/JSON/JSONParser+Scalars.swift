@@ -145,30 +145,10 @@ extension JSONParser {
   /// surrogates, nothing above U+10FFFF.
   func validatedSequenceEnd(at start: Int) throws(StrataError) -> Int {
     let lead = bytes[start]
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      high = 0x9F
-    case 0xF0:
-      length = 4
-      low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      high = 0x8F
-    default: throw invalidUTF8(at: start)
+    guard let (length, second) = UTF8Sequence.shape(ofLead: lead) else { throw invalidUTF8(at: start) }
+    guard start + length <= bytes.count, second.contains(bytes[start + 1]) else {
+      throw invalidUTF8(at: start)
     }
-    guard start + length <= bytes.count else { throw invalidUTF8(at: start) }
-    let second = bytes[start + 1]
-    guard second >= low, second <= high else { throw invalidUTF8(at: start) }
     for offset in 2..<length where bytes[start + offset] & 0xC0 != 0x80 {
       throw invalidUTF8(at: start)
     }
