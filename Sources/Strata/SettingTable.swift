@@ -3,54 +3,99 @@
 /// Setting an existing key replaces its value in place (last wins, first position kept), which is how
 /// every format treats a duplicate key.
 public struct SettingTable: Sendable, Equatable, Sequence {
+  /// One key and its value. A struct rather than a tuple: the compiler specializes copying and
+  /// destroying it, where an array of tuples goes through the runtime's generic tuple witnesses.
+  struct Entry: Sendable {
+    var key: String
+    var value: SettingValue
+  }
+
   /// The entries, in order.
-  public private(set) var entries: [(key: String, value: SettingValue)] = []
-  private var index: [String: Int] = [:]
+  private(set) var storage: [Entry] = []
+  /// Key → position, built only once the table grows past ``linearLimit``: most tables hold a few dozen
+  /// keys or fewer, where comparing short strings beats hashing every key (and growing a dictionary).
+  private var index: [String: Int]? = nil
+  static let linearLimit = 32
 
   /// An empty table.
   public init() {}
 
   /// A table of the given entries; a repeated key keeps its first position and its last value.
   public init(_ entries: [(String, SettingValue)]) {
+    storage.reserveCapacity(entries.count)
     for (key, value) in entries { self[key] = value }
   }
 
+  /// A table of entries whose keys are known to be distinct (a parser's finished table).
+  init(distinctEntries: [Entry]) {
+    storage = distinctEntries
+    if storage.count > Self.linearLimit { buildIndex() }
+  }
+
+  /// The entries, in order.
+  public var entries: [(key: String, value: SettingValue)] { storage.map { ($0.key, $0.value) } }
   /// The number of keys.
-  public var count: Int { entries.count }
+  public var count: Int { storage.count }
   /// Whether the table has no keys.
-  public var isEmpty: Bool { entries.isEmpty }
+  public var isEmpty: Bool { storage.isEmpty }
   /// The keys, in order.
-  public var keys: [String] { entries.map(\.key) }
+  public var keys: [String] { storage.map(\.key) }
+
+  /// The position of a key in the table's order, or `nil`.
+  func position(ofKey key: String) -> Int? {
+    if let index { return index[key] }
+    return storage.firstIndex { $0.key == key }
+  }
 
   /// The value for a key; setting `nil` removes the key.
   public subscript(key: String) -> SettingValue? {
-    get { index[key].map { entries[$0].value } }
+    get { position(ofKey: key).map { storage[$0].value } }
     set {
       if let newValue {
-        if let position = index[key] {
-          entries[position].value = newValue
+        if let position = position(ofKey: key) {
+          storage[position].value = newValue
         } else {
-          index[key] = entries.count
-          entries.append((key, newValue))
+          if index != nil {
+            index![key] = storage.count
+          }
+          storage.append(Entry(key: key, value: newValue))
+          if index == nil && storage.count > Self.linearLimit { buildIndex() }
         }
-      } else if let position = index.removeValue(forKey: key) {
-        entries.remove(at: position)
-        for i in position..<entries.count { index[entries[i].key] = i }
+      } else if let position = position(ofKey: key) {
+        storage.remove(at: position)
+        if index != nil {
+          index![key] = nil
+          for i in position..<storage.count { index![storage[i].key] = i }
+        }
       }
     }
   }
 
+  private mutating func buildIndex() {
+    var built = [String: Int](minimumCapacity: storage.count * 2)
+    for (position, entry) in storage.enumerated() { built[entry.key] = position }
+    index = built
+  }
+
   /// Whether the table has the key.
-  public func contains(_ key: String) -> Bool { index[key] != nil }
+  public func contains(_ key: String) -> Bool { position(ofKey: key) != nil }
 
   /// Iterates the entries in order.
-  public func makeIterator() -> IndexingIterator<[(key: String, value: SettingValue)]> {
-    entries.makeIterator()
+  public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }
+
+  /// Iterates a table's entries in order, as `(key, value)` pairs.
+  public struct Iterator: IteratorProtocol {
+    var base: IndexingIterator<[Entry]>
+
+    /// The next entry, or `nil` at the end.
+    public mutating func next() -> (key: String, value: SettingValue)? {
+      base.next().map { ($0.key, $0.value) }
+    }
   }
 
   /// Compares keys, order and content (not origins).
   public static func == (lhs: SettingTable, rhs: SettingTable) -> Bool {
-    lhs.entries.count == rhs.entries.count
-      && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    lhs.storage.count == rhs.storage.count
+      && zip(lhs.storage, rhs.storage).allSatisfy { $0.key == $1.key && $0.value == $1.value }
   }
 }

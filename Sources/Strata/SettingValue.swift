@@ -7,7 +7,7 @@ import FoundationEssentials
 /// to another line without changing it compares equal.
 public struct SettingValue: Sendable, CustomStringConvertible {
   /// The content of a node.
-  public indirect enum Kind: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
     /// Text. INI files and environment variables produce only strings (and tables of them).
     case string(String)
     /// A signed 64-bit integer.

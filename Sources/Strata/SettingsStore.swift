@@ -43,8 +43,10 @@ public final class SettingsStore: Sendable {
     var contents: [LayerContents?]
     /// Values set at run time, keyed by dotted key.
     var runtime = SettingValue.emptyTable(origin: .runtime)
-    /// Registered settings by key.
-    var registry: [String: [WeakSetting]] = [:]
+    /// Registered settings by key. Held strongly: a group's deinit (or re-binding) unregisters its
+    /// settings, and a box that nothing references weakly keeps the fast retain/release path that the
+    /// cached read depends on.
+    var registry: [String: [any AnySettingBox]] = [:]
     /// Every declared key, in registration order.
     var declaredKeys: [String] = []
     /// Problems found resolving typed settings, by key, for the current generation.
@@ -54,10 +56,6 @@ public final class SettingsStore: Sendable {
     /// Subscribers to `events`.
     var eventContinuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
     var nextEventContinuation = 0
-  }
-
-  struct WeakSetting {
-    weak var box: (any AnySettingBox)?
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
@@ -207,7 +205,7 @@ public final class SettingsStore: Sendable {
   /// Tells every registered setting about a new snapshot (outside all locks; a setting ignores a
   /// snapshot older than one it has seen).
   private func publish(_ snapshot: Snapshot) {
-    let boxes = state.withLock { state in state.registry.values.flatMap { $0.compactMap(\.box) } }
+    let boxes = state.withLock { state in state.registry.values.flatMap { $0 } }
     var diagnostics: [String: [Diagnostic]] = [:]
     for box in boxes {
       let found = box.apply(snapshot)
@@ -253,8 +251,7 @@ public final class SettingsStore: Sendable {
           state.declaredKeys.append(box.key)
           added.append(box.key)
         }
-        state.registry[box.key, default: []].removeAll { $0.box == nil }
-        state.registry[box.key, default: []].append(WeakSetting(box: box))
+        state.registry[box.key, default: []].append(box)
       }
       return added
     }
@@ -277,7 +274,7 @@ public final class SettingsStore: Sendable {
   public func shutdown() {
     let (boxes, continuations) = state.withLock { state in
       defer { state.eventContinuations = [:] }
-      return (state.registry.values.flatMap { $0.compactMap(\.box) }, Array(state.eventContinuations.values))
+      return (state.registry.values.flatMap { $0 }, Array(state.eventContinuations.values))
     }
     for box in boxes { box.finish() }
     for continuation in continuations { continuation.finish() }
@@ -287,7 +284,7 @@ public final class SettingsStore: Sendable {
   func unregister(_ boxes: [any AnySettingBox]) {
     state.withLock { state in
       for box in boxes {
-        state.registry[box.key]?.removeAll { $0.box == nil || $0.box === box }
+        state.registry[box.key]?.removeAll { $0 === box }
         if state.registry[box.key]?.isEmpty == true {
           state.registry[box.key] = nil
           state.declaredKeys.removeAll { $0 == box.key }
@@ -332,7 +329,7 @@ extension SettingValue {
     switch (kind, other.kind) {
     case (.table(let a), .table(let b)):
       return a.count == b.count
-        && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value.isIdentical(to: $1.value) }
+        && zip(a.storage, b.storage).allSatisfy { $0.key == $1.key && $0.value.isIdentical(to: $1.value) }
     case (.array(let a), .array(let b)):
       return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
     default:

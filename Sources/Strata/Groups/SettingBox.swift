@@ -266,8 +266,12 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       state.continuations[id] = continuation
       return id
     }
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
+    // The lock, not the box: a weak reference would give the box a side table, which makes every
+    // retain and release of it (one pair per cached read) take the runtime's slow path. The cycle this
+    // makes (state → continuation → this closure → state) ends when the stream terminates or `finish()`
+    // empties `continuations` (the group's deinit, or the store's shutdown).
+    continuation.onTermination = { [state] _ in
+      _ = state.withLock { $0.continuations.removeValue(forKey: id) }
     }
   }
 

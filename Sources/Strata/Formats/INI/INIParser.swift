@@ -207,12 +207,31 @@ struct INIFileParser {
     if keyEnd == start {
       throw error(.syntax, "expected a key before \(INIByte.describe(bytes[delimiter]))", at: delimiter)
     }
+    if isSimpleKey(start, keyEnd) {
+      let key = string(start, keyEnd)
+      let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
+      try session.tree.set(
+        SettingValue(.string(value), origin: valueOrigin), key: key, line: line,
+        column: start - lineStart + 1,
+        in: section, prefix: sectionPath, file: path)
+      return next
+    }
     let isArray = try parseKeyParts(start, keyEnd)
     let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
     try session.tree.set(
       SettingValue(.string(value), origin: valueOrigin), at: parts, in: section, prefix: sectionPath,
       append: isArray, file: path)
     return next
+  }
+
+  /// Whether the trimmed key `[start, end)` is one plain part: no dots, no quotes, no trailing `[]`.
+  func isSimpleKey(_ start: Int, _ end: Int) -> Bool {
+    if end - start >= 2 && bytes[end - 1] == INIByte.closeBracket { return false }
+    for p in start..<end {
+      let c = bytes[p]
+      if c == INIByte.dot || c == INIByte.doubleQuote { return false }
+    }
+    return true
   }
 
   /// Splits `[start, end)` (trimmed, non-empty) into `parts`.

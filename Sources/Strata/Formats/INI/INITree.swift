@@ -10,77 +10,107 @@ struct INIPathPart {
 /// A class tree rather than nested `SettingTable` values, because sections are re-entered many times
 /// (`[a]`, `[a.b]`, `[a]` again, includes) and mutating a value tree in place would copy whole subtrees.
 final class INITable {
-  enum Node {
-    case value(SettingValue)
-    case array([SettingValue], origin: Origin)
-    case table(INITable)
-
-    var origin: Origin {
-      switch self {
-      case .value(let value): value.origin
-      case .array(_, let origin): origin
-      case .table(let table): table.origin
-      }
-    }
-  }
-
   let origin: Origin
-  private(set) var keys: [String] = []
-  private(set) var nodes: [Node] = []
+  // The entries are kept in the form the finished ``SettingTable`` uses, so that `build()` moves them
+  // rather than copying. A child table's entry holds a placeholder (an empty table with the child's
+  // origin) until then; an array's entry holds a placeholder with the array's origin, its items being
+  // collected in `arrays`.
+  // `@exclusivity(unchecked)`: a parse touches these from one thread, never overlapping, and the dynamic
+  // check a class's stored `var` otherwise gets costs more than the append it guards.
+  @exclusivity(unchecked) private var entries: [SettingTable.Entry] = []
+  /// The child table at each position, `nil` for values and arrays.
+  @exclusivity(unchecked) private var children: [INITable?] = []
+  /// The items of each `key[]` array, by position.
+  @exclusivity(unchecked) private var arrays: [Int: [SettingValue]] = [:]
   /// Built only once a table grows past `linearLimit`: most sections have a few dozen keys, where a
   /// linear scan of short strings beats hashing each key (and growing a dictionary) several times.
-  private var index: [String: Int]? = nil
-  private static let linearLimit = 24
+  @exclusivity(unchecked) private var index: [String: Int]? = nil
+  private static let linearLimit = SettingTable.linearLimit
 
-  init(origin: Origin) { self.origin = origin }
+  init(origin: Origin) {
+    self.origin = origin
+    entries.reserveCapacity(8)
+    children.reserveCapacity(8)
+  }
 
   /// The position of a key, or `nil`.
   func position(of key: String) -> Int? {
     if let index { return index[key] }
-    return keys.firstIndex(of: key)
+    return entries.firstIndex { $0.key == key }
   }
 
-  subscript(key: String) -> Node? {
-    position(of: key).map { nodes[$0] }
+  /// The child table at a position, or `nil` when the key holds a value or an array.
+  func child(at position: Int) -> INITable? { children[position] }
+
+  /// Where the key at a position was set (for messages about a conflict or a duplicate).
+  func origin(at position: Int) -> Origin { entries[position].value.origin }
+
+  /// Adds a value under a key that is not in the table yet.
+  func append(_ key: String, value: consuming SettingValue) {
+    add(key, SettingTable.Entry(key: key, value: value), child: nil)
   }
 
-  /// Adds a key that is not in the table yet.
-  func append(_ key: String, _ node: Node) {
+  /// Adds an array of one item under a key that is not in the table yet (`key[] = v`).
+  func append(_ key: String, arrayItem: consuming SettingValue, origin: Origin) {
+    arrays[entries.count] = [arrayItem]
+    add(key, SettingTable.Entry(key: key, value: SettingValue(.array([]), origin: origin)), child: nil)
+  }
+
+  /// Adds a child table under a key that is not in the table yet.
+  func append(_ key: String, child: INITable) {
+    add(key, SettingTable.Entry(key: key, value: .emptyTable(origin: child.origin)), child: child)
+  }
+
+  private func add(_ key: String, _ entry: consuming SettingTable.Entry, child: INITable?) {
     if index != nil {
-      index![key] = nodes.count
-    } else if keys.count == Self.linearLimit {
+      index![key] = entries.count
+    } else if entries.count == Self.linearLimit {
       var built = [String: Int](minimumCapacity: Self.linearLimit * 4)
-      for (position, existing) in keys.enumerated() { built[existing] = position }
-      built[key] = nodes.count
-      index = built
+      for (position, existing) in entries.enumerated() { built[existing.key] = position }
+      built[key] = entries.count
+      index = consume built
     }
-    keys.append(key)
-    nodes.append(node)
+    entries.append(entry)
+    children.append(child)
   }
 
-  /// Replaces the node at a position; the key keeps its first position, as ``SettingTable`` does.
-  func replace(at position: Int, with node: Node) { nodes[position] = node }
-
-  /// Appends to the array at `position` in place (no copy of the elements).
-  func appendToArray(at position: Int, _ value: SettingValue) -> Bool {
-    guard case .array(var items, let origin) = nodes[position] else { return false }
-    nodes[position] = .value(value)  // drop the enum's reference so `items` is uniquely owned
-    items.append(value)
-    nodes[position] = .array(items, origin: origin)
-    return true
+  /// Replaces the value at a position (a duplicate key: the last wins, the first position is kept).
+  func replace(at position: Int, with value: consuming SettingValue) {
+    arrays[position] = nil
+    entries[position].value = value
   }
 
-  /// The finished value. Depth is bounded by `ParseOptions.maxDepth`, checked on insertion.
+  /// Starts a new array at a position (`key[] = v` after a plain `key = v`).
+  func replace(at position: Int, withArrayItem item: consuming SettingValue, origin: Origin) {
+    arrays[position] = [item]
+    entries[position].value = SettingValue(.array([]), origin: origin)
+  }
+
+  /// Whether the key at a position holds a `key[]` array.
+  func isArray(at position: Int) -> Bool { arrays[position] != nil }
+
+  /// Appends to the array at `position` (which ``isArray(at:)``) in place.
+  func appendToArray(at position: Int, _ value: consuming SettingValue) {
+    arrays[position]!.append(value)
+  }
+
+  /// The finished value, built by moving this table's entries out (the table is left empty): the parse
+  /// is over, and moving saves a retain and release of every string in the file.
+  /// Depth is bounded by `ParseOptions.maxDepth`, checked on insertion.
   func build() -> SettingValue {
-    var table = SettingTable()
-    for (key, node) in zip(keys, nodes) {
-      switch node {
-      case .value(let value): table[key] = value
-      case .array(let items, let origin): table[key] = SettingValue(.array(items), origin: origin)
-      case .table(let child): table[key] = child.build()
-      }
+    var built = entries
+    entries = []
+    index = nil
+    for (position, child) in children.enumerated() {
+      guard let child else { continue }
+      built[position].value = child.build()
     }
-    return SettingValue(.table(table), origin: origin)
+    for (position, items) in arrays {
+      built[position].value = SettingValue(.array(items), origin: built[position].value.origin)
+    }
+    children = []
+    arrays = [:]
+    return SettingValue(.table(SettingTable(distinctEntries: built)), origin: origin)
   }
 }
 
@@ -111,19 +141,19 @@ final class INITreeBuilder {
           .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: part.line,
           column: part.column)
       }
-      switch table[part.name] {
-      case .table(let child)?:
-        table = child
-      case nil:
+      guard let position = table.position(of: part.name) else {
         let child = INITable(origin: origin)
-        table.append(part.name, .table(child))
+        table.append(part.name, child: child)
         table = child
-      case let other?:
+        continue
+      }
+      guard let child = table.child(at: position) else {
         throw StrataError(
           .syntax,
-          "'\(Self.display(path))' is already a value (set at \(other.origin)); it cannot also be a table",
+          "'\(Self.display(path))' is already a value (set at \(table.origin(at: position))); it cannot also be a table",
           path: file, line: part.line, column: part.column)
       }
+      table = child
     }
     return table
   }
@@ -131,41 +161,84 @@ final class INITreeBuilder {
   /// Puts a string at `parts` below `section` (whose path is `prefix`).
   /// - Parameter append: `key[] = v`: append to an array instead of replacing.
   func set(
-    _ value: SettingValue, at parts: [INIPathPart], in section: INITable, prefix: [String], append: Bool,
+    _ value: consuming SettingValue, at parts: [INIPathPart], in section: INITable, prefix: [String],
+    append: Bool,
     file: String
   ) throws(StrataError) {
+    let first = parts[0]
     let last = parts[parts.count - 1]
-    var keyOrigin: Origin { .file(path: file, line: parts[0].line, column: parts[0].column) }
     let table =
       parts.count == 1
       ? section
-      : try self.table(at: parts.dropLast(), below: section, prefix: prefix, origin: keyOrigin, file: file)
-    if prefix.count + parts.count > maxDepth {
+      : try self.table(
+        at: parts.dropLast(), below: section, prefix: prefix,
+        origin: .file(path: file, line: first.line, column: first.column), file: file)
+    try insert(
+      value, name: last.name, line: last.line, column: last.column, keyStart: first, into: table,
+      depth: prefix.count + parts.count, append: append, file: file
+    ) { pathText(prefix, parts) }
+  }
+
+  /// Puts a string at a one-part key (`port = 80`, the common case) in `section`.
+  func set(
+    _ value: consuming SettingValue, key: String, line: Int, column: Int, in section: INITable,
+    prefix: [String],
+    file: String
+  ) throws(StrataError) {
+    try insert(
+      value, name: key, line: line, column: column, keyStart: nil, into: section, depth: prefix.count + 1,
+      append: false, file: file
+    ) { Self.display(prefix + [key]) }
+  }
+
+  /// Puts a value under `name` in `table`, at nesting `depth`: a new key, an array append, or a duplicate
+  /// (last wins, with a warning).
+  /// - Parameters:
+  ///   - keyStart: the key's first part, whose position an array's origin records (`nil`: `name`'s).
+  ///   - displayPath: the full dotted key, for messages.
+  private func insert(
+    _ value: consuming SettingValue, name: String, line: Int, column: Int, keyStart: INIPathPart?,
+    into table: INITable, depth: Int, append: Bool, file: String, displayPath: () -> String
+  ) throws(StrataError) {
+    if depth > maxDepth {
       throw StrataError(
-        .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: last.line,
-        column: last.column)
+        .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: line,
+        column: column)
     }
-    let position = table.position(of: last.name)
-    guard let position else {
-      table.append(last.name, append ? .array([value], origin: keyOrigin) : .value(value))
+    var keyOrigin: Origin {
+      .file(path: file, line: keyStart?.line ?? line, column: keyStart?.column ?? column)
+    }
+    guard let position = table.position(of: name) else {
+      if append {
+        table.append(name, arrayItem: value, origin: keyOrigin)
+      } else {
+        table.append(name, value: value)
+      }
       return
     }
-    let existing = table.nodes[position]
-    if case .table(let child) = existing {
+    let existingOrigin = table.origin(at: position)
+    if table.child(at: position) != nil {
       throw StrataError(
         .syntax,
-        "'\(pathText(prefix, parts))' is already a table (at \(child.origin)); it cannot also be a value",
-        path: file, line: last.line, column: last.column)
+        "'\(displayPath())' is already a table (at \(existingOrigin)); it cannot also be a value",
+        path: file, line: line, column: column)
     }
-    if append && table.appendToArray(at: position, value) { return }
+    if append && table.isArray(at: position) {
+      table.appendToArray(at: position, value)
+      return
+    }
     diagnostics.append(
       Diagnostic(
         .warning,
         StrataError(
           .duplicateKey,
-          "duplicate key '\(pathText(prefix, parts))' (first set at \(existing.origin)); the last value wins",
-          path: file, line: last.line, column: last.column)))
-    table.replace(at: position, with: append ? .array([value], origin: keyOrigin) : .value(value))
+          "duplicate key '\(displayPath())' (first set at \(existingOrigin)); the last value wins",
+          path: file, line: line, column: column)))
+    if append {
+      table.replace(at: position, withArrayItem: value, origin: keyOrigin)
+    } else {
+      table.replace(at: position, with: value)
+    }
   }
 
   private func pathText(_ prefix: [String], _ parts: [INIPathPart]) -> String {

@@ -233,10 +233,10 @@ struct JSONParser {
         keyLines.append(frame.keyLine)
         return
       }
-      index = table.entries.firstIndex { $0.key == frame.key }!
+      index = table.position(ofKey: frame.key)!
       firstLine = keyLines[frame.keyLinesStart + index]
     } else {
-      guard let found = table.entries.firstIndex(where: { $0.key == frame.key }) else { return }
+      guard let found = table.position(ofKey: frame.key) else { return }
       index = found
       firstLine = keyLines.remove(at: frame.keyLinesStart + index)
       table[frame.key] = nil

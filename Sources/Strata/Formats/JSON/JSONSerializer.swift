@@ -52,7 +52,7 @@ struct JSONSerializer {
       guard !table.isEmpty else { return output.append(contentsOf: "{}".utf8) }
       try checkDepth(depth, origin: value.origin)
       output.append(UInt8(ascii: "{"))
-      for (index, entry) in table.entries.enumerated() {
+      for (index, entry) in table.storage.enumerated() {
         if index > 0 { output.append(contentsOf: compact ? ", ".utf8 : ",".utf8) }
         newline(depth + 1)
         writeString(entry.key)
