@@ -19,6 +19,28 @@ enum INIByte {
   @inline(__always) static func isSpace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
   @inline(__always) static func isCommentStart(_ byte: UInt8) -> Bool { byte == hash || byte == semicolon }
 
+  /// The offset of the first `#` or `;` in `bytes[start..<end]`, or `end`. Reads eight bytes at a time:
+  /// most values are longer than a word and hold neither.
+  @inline(__always)
+  static func firstCommentCandidate(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int
+  {
+    var i = start
+    let base = UnsafeRawPointer(bytes.baseAddress!)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while i + 8 <= end {
+      let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      let hashes = word ^ (ones &* UInt64(hash))
+      let semicolons = word ^ (ones &* UInt64(semicolon))
+      // A zero byte in either marks a match (the classic "has zero byte" test; exact for the lowest).
+      let found = ((hashes &- ones) & ~hashes | (semicolons &- ones) & ~semicolons) & highs
+      if found != 0 { return i + found.trailingZeroBitCount / 8 }
+      i += 8
+    }
+    while i < end && !isCommentStart(bytes[i]) { i += 1 }
+    return i
+  }
+
   /// The value of a hex digit, or `nil`.
   static func hexValue(_ byte: UInt8) -> UInt32? {
     switch byte {

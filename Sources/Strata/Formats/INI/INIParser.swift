@@ -169,6 +169,7 @@ struct INIFileParser {
     // Find the delimiter: the first '=' or ':' outside a quoted key part, unless a comment comes first.
     var p = start
     var atPartStart = true
+    var isPlain = true  // no dots, no quotes: a one-part key
     var delimiter = -1
     var stop = end
     scan: while p < end {
@@ -178,10 +179,12 @@ struct INIFileParser {
         delimiter = p
         break scan
       case INIByte.doubleQuote where atPartStart:
+        isPlain = false
         p = try skipQuotedName(p, end)
         atPartStart = false
         continue
       case INIByte.dot:
+        isPlain = false
         atPartStart = true
       case INIByte.hash, INIByte.semicolon:
         if INIByte.isSpace(bytes[p - 1]) {
@@ -207,13 +210,13 @@ struct INIFileParser {
     if keyEnd == start {
       throw error(.syntax, "expected a key before \(INIByte.describe(bytes[delimiter]))", at: delimiter)
     }
-    if isSimpleKey(start, keyEnd) {
+    if isPlain && !(keyEnd - start >= 2 && bytes[keyEnd - 1] == INIByte.closeBracket) {
       let key = string(start, keyEnd)
       let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
       try session.tree.set(
-        SettingValue(.string(value), origin: valueOrigin), key: key, line: line,
-        column: start - lineStart + 1,
-        in: section, prefix: sectionPath, file: path)
+        SettingValue(.string(value), origin: valueOrigin), key: key,
+        hash: INITable.keyHash(UnsafeBufferPointer(rebasing: bytes[start..<keyEnd])), line: line,
+        column: start - lineStart + 1, in: section, prefix: sectionPath, file: path)
       return next
     }
     let isArray = try parseKeyParts(start, keyEnd)
@@ -222,16 +225,6 @@ struct INIFileParser {
       SettingValue(.string(value), origin: valueOrigin), at: parts, in: section, prefix: sectionPath,
       append: isArray, file: path)
     return next
-  }
-
-  /// Whether the trimmed key `[start, end)` is one plain part: no dots, no quotes, no trailing `[]`.
-  func isSimpleKey(_ start: Int, _ end: Int) -> Bool {
-    if end - start >= 2 && bytes[end - 1] == INIByte.closeBracket { return false }
-    for p in start..<end {
-      let c = bytes[p]
-      if c == INIByte.dot || c == INIByte.doubleQuote { return false }
-    }
-    return true
   }
 
   /// Splits `[start, end)` (trimmed, non-empty) into `parts`.

@@ -18,8 +18,10 @@ final class INITable {
   // `@exclusivity(unchecked)`: a parse touches these from one thread, never overlapping, and the dynamic
   // check a class's stored `var` otherwise gets costs more than the append it guards.
   @exclusivity(unchecked) private var entries: [SettingTable.Entry] = []
-  /// The child table at each position, `nil` for values and arrays.
-  @exclusivity(unchecked) private var children: [INITable?] = []
+  /// A hash of each key's bytes (see ``keyHash(_:)``), compared before the strings.
+  @exclusivity(unchecked) private var hashes: [UInt32] = []
+  /// The child tables, by position.
+  @exclusivity(unchecked) private var children: [Int: INITable] = [:]
   /// The items of each `key[]` array, by position.
   @exclusivity(unchecked) private var arrays: [Int: [SettingValue]] = [:]
   /// Built only once a table grows past `linearLimit`: most sections have a few dozen keys, where a
@@ -29,25 +31,48 @@ final class INITable {
 
   init(origin: Origin) {
     self.origin = origin
-    entries.reserveCapacity(8)
-    children.reserveCapacity(8)
+    entries.reserveCapacity(16)
+    hashes.reserveCapacity(16)
+  }
+
+  /// FNV-1a over an ASCII key's bytes, never 0; 0 for a key with non-ASCII bytes, whose equality is
+  /// left to `String` (which compares canonically equivalent spellings equal).
+  static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    var hash: UInt32 = 2_166_136_261
+    for byte in bytes {
+      if byte >= 0x80 { return 0 }
+      hash = (hash ^ UInt32(byte)) &* 16_777_619
+    }
+    return hash | 1
+  }
+
+  /// ``keyHash(_:)-(UnsafeBufferPointer<UInt8>)`` of a string's UTF-8.
+  static func keyHash(_ key: String) -> UInt32 {
+    key.utf8.withContiguousStorageIfAvailable(keyHash) ?? Array(key.utf8).withUnsafeBufferPointer(keyHash)
   }
 
   /// The position of a key, or `nil`.
-  func position(of key: String) -> Int? {
+  /// - Parameter hash: the key's ``keyHash(_:)-(String)``, when the caller has it.
+  func position(of key: String, hash: UInt32? = nil) -> Int? {
     if let index { return index[key] }
-    return entries.firstIndex { $0.key == key }
+    // Comparing two strings is a call into the runtime; most keys of a section differ in their hash.
+    let hash = hash ?? Self.keyHash(key)
+    for position in hashes.indices {
+      let other = hashes[position]
+      if (other == hash || other == 0 || hash == 0) && entries[position].key == key { return position }
+    }
+    return nil
   }
 
   /// The child table at a position, or `nil` when the key holds a value or an array.
-  func child(at position: Int) -> INITable? { children[position] }
+  func child(at position: Int) -> INITable? { children.isEmpty ? nil : children[position] }
 
   /// Where the key at a position was set (for messages about a conflict or a duplicate).
   func origin(at position: Int) -> Origin { entries[position].value.origin }
 
   /// Adds a value under a key that is not in the table yet.
-  func append(_ key: String, value: consuming SettingValue) {
-    add(key, SettingTable.Entry(key: key, value: value), child: nil)
+  func append(_ key: String, value: consuming SettingValue, hash: UInt32? = nil) {
+    add(key, SettingTable.Entry(key: key, value: value), child: nil, hash: hash)
   }
 
   /// Adds an array of one item under a key that is not in the table yet (`key[] = v`).
@@ -61,7 +86,9 @@ final class INITable {
     add(key, SettingTable.Entry(key: key, value: .emptyTable(origin: child.origin)), child: child)
   }
 
-  private func add(_ key: String, _ entry: consuming SettingTable.Entry, child: INITable?) {
+  private func add(
+    _ key: String, _ entry: consuming SettingTable.Entry, child: INITable?, hash: UInt32? = nil
+  ) {
     if index != nil {
       index![key] = entries.count
     } else if entries.count == Self.linearLimit {
@@ -70,8 +97,9 @@ final class INITable {
       built[key] = entries.count
       index = consume built
     }
+    if let child { children[entries.count] = child }
+    hashes.append(index == nil ? hash ?? Self.keyHash(key) : 0)
     entries.append(entry)
-    children.append(child)
   }
 
   /// Replaces the value at a position (a duplicate key: the last wins, the first position is kept).
@@ -101,14 +129,14 @@ final class INITable {
     var built = entries
     entries = []
     index = nil
-    for (position, child) in children.enumerated() {
-      guard let child else { continue }
+    for (position, child) in children {
       built[position].value = child.build()
     }
     for (position, items) in arrays {
       built[position].value = SettingValue(.array(items), origin: built[position].value.origin)
     }
-    children = []
+    children = [:]
+    hashes = []
     arrays = [:]
     return SettingValue(.table(SettingTable(distinctEntries: built)), origin: origin)
   }
@@ -180,14 +208,14 @@ final class INITreeBuilder {
   }
 
   /// Puts a string at a one-part key (`port = 80`, the common case) in `section`.
+  /// - Parameter hash: the key's ``INITable/keyHash(_:)-(UnsafeBufferPointer<UInt8>)``.
   func set(
-    _ value: consuming SettingValue, key: String, line: Int, column: Int, in section: INITable,
-    prefix: [String],
-    file: String
+    _ value: consuming SettingValue, key: String, hash: UInt32, line: Int, column: Int, in section: INITable,
+    prefix: [String], file: String
   ) throws(StrataError) {
     try insert(
-      value, name: key, line: line, column: column, keyStart: nil, into: section, depth: prefix.count + 1,
-      append: false, file: file
+      value, name: key, hash: hash, line: line, column: column, keyStart: nil, into: section,
+      depth: prefix.count + 1, append: false, file: file
     ) { Self.display(prefix + [key]) }
   }
 
@@ -197,8 +225,9 @@ final class INITreeBuilder {
   ///   - keyStart: the key's first part, whose position an array's origin records (`nil`: `name`'s).
   ///   - displayPath: the full dotted key, for messages.
   private func insert(
-    _ value: consuming SettingValue, name: String, line: Int, column: Int, keyStart: INIPathPart?,
-    into table: INITable, depth: Int, append: Bool, file: String, displayPath: () -> String
+    _ value: consuming SettingValue, name: String, hash: UInt32? = nil, line: Int, column: Int,
+    keyStart: INIPathPart?, into table: INITable, depth: Int, append: Bool, file: String,
+    displayPath: () -> String
   ) throws(StrataError) {
     if depth > maxDepth {
       throw StrataError(
@@ -208,11 +237,11 @@ final class INITreeBuilder {
     var keyOrigin: Origin {
       .file(path: file, line: keyStart?.line ?? line, column: keyStart?.column ?? column)
     }
-    guard let position = table.position(of: name) else {
+    guard let position = table.position(of: name, hash: hash) else {
       if append {
         table.append(name, arrayItem: value, origin: keyOrigin)
       } else {
-        table.append(name, value: value)
+        table.append(name, value: value, hash: hash)
       }
       return
     }

@@ -37,15 +37,14 @@ extension INIFileParser {
     while true {
       var stop = end
       var hasComment = false
-      var j = segmentStart
+      var j = INIByte.firstCommentCandidate(in: bytes, from: segmentStart, to: end)
       while j < end {
-        let c = bytes[j]
-        if INIByte.isCommentStart(c) && (j == lineStart || INIByte.isSpace(bytes[j - 1])) {
+        if j == lineStart || INIByte.isSpace(bytes[j - 1]) {
           stop = j
           hasComment = true
           break
         }
-        j += 1
+        j = INIByte.firstCommentCandidate(in: bytes, from: j + 1, to: end)
       }
       let trimmed = trimEnd(segmentStart, stop)
       if !hasComment && trimmed > segmentStart && bytes[trimmed - 1] == INIByte.backslash {
