@@ -159,7 +159,7 @@ public final class SettingsStore: Sendable {
       return (snapshot, load(reloading: reloading))
     }
     guard let published else { return }
-    publish(published)
+    publish(published, previous: previous)
     announce(from: previous, to: published)
   }
 
@@ -190,9 +190,11 @@ public final class SettingsStore: Sendable {
     }
     let changedSnapshot: Snapshot? = published.withLock { current in
       let candidate = Snapshot(generation: current.generation + 1, sources: sources, diagnostics: diagnostics)
+      // The sources too, not only the merged root: a hidden lower value that changed is what a setting
+      // falls back to when the value above it does not convert.
       guard
         !candidate.root.isIdentical(to: current.root) || candidate.diagnostics != current.diagnostics
-          || current.generation == 0
+          || !Self.sameSources(candidate.sources, current.sources) || current.generation == 0
       else { return nil }
       current = candidate
       generationCounter.store(candidate.generation, ordering: .releasing)
@@ -202,16 +204,37 @@ public final class SettingsStore: Sendable {
     return changedSnapshot
   }
 
-  /// Tells every registered setting about a new snapshot (outside all locks; a setting ignores a
-  /// snapshot older than one it has seen).
-  private func publish(_ snapshot: Snapshot) {
+  /// Whether two lists of merged documents hold the same scopes and trees (origins included).
+  private static func sameSources(
+    _ a: [(scope: Scope, document: Document)], _ b: [(scope: Scope, document: Document)]
+  ) -> Bool {
+    a.count == b.count
+      && zip(a, b).allSatisfy {
+        $0.scope == $1.scope && $0.document.isSecret == $1.document.isSecret
+          && $0.document.root.isIdentical(to: $1.document.root)
+      }
+  }
+
+  /// Tells the registered settings about a new snapshot (outside all locks; a setting ignores a
+  /// snapshot older than one it has seen). Only settings whose keys the change touched resolve again;
+  /// the others, if they had seen `previous`, just move to the new generation with their cached value.
+  private func publish(_ snapshot: Snapshot, previous: Snapshot) {
     let boxes = state.withLock { state in state.registry.values.flatMap { $0 } }
+    let affected = snapshot.affectedKeys(since: previous)
+    var applied: Set<String> = []
     var diagnostics: [String: [Diagnostic]] = [:]
     for box in boxes {
+      let key = box.key
+      if !affected.contains(key) && box.advance(from: previous.generation, to: snapshot.generation) {
+        continue
+      }
+      applied.insert(key)
       let found = box.apply(snapshot)
-      if !found.isEmpty { diagnostics[box.key, default: []] += found }
+      if !found.isEmpty { diagnostics[key, default: []] += found }
     }
-    state.withLock { $0.settingDiagnostics = diagnostics }
+    state.withLock { state in
+      for key in applied { state.settingDiagnostics[key] = diagnostics[key] }
+    }
   }
 
   /// Emits `reloaded` (when any leaf value changed) and `failed` (for each new error) events.

@@ -90,6 +90,43 @@ public final class Snapshot: Sendable {
   public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
+extension Snapshot {
+  /// The keys a setting could resolve differently here than in `previous`: every leaf whose value,
+  /// origin, scope, secrecy or shadowed values differ, every leaf only one of them has, and every table
+  /// above those (a setting may read a whole table).
+  func affectedKeys(since previous: Snapshot) -> Set<String> {
+    var affected: Set<String> = []
+    func add(_ key: String) {
+      guard affected.insert(key).inserted else { return }
+      var rest = key[...]
+      while let dot = rest.lastIndex(of: ".") {
+        rest = rest[..<dot]
+        // An ancestor already present brought its own ancestors with it.
+        if !affected.insert(String(rest)).inserted { break }
+      }
+    }
+    for key in keys {
+      if let new = entriesByKey[key], let old = previous.entriesByKey[key], new.isIdentical(to: old) {
+        continue
+      }
+      add(key)
+    }
+    for key in previous.keys where entriesByKey[key] == nil { add(key) }
+    return affected
+  }
+}
+
+extension Snapshot.Entry {
+  /// Equal in value, origin, scope, secrecy and every shadowed value.
+  func isIdentical(to other: Snapshot.Entry) -> Bool {
+    scope == other.scope && isSecret == other.isSecret && value.isIdentical(to: other.value)
+      && shadowed.count == other.shadowed.count
+      && zip(shadowed, other.shadowed).allSatisfy {
+        $0.scope == $1.scope && $0.isSecret == $1.isSecret && $0.value.isIdentical(to: $1.value)
+      }
+  }
+}
+
 extension SettingValue {
   /// Merges `other` over this tree: tables merge key by key, anything else replaces.
   mutating func merge(_ other: SettingValue) {

@@ -17,6 +17,9 @@ protocol AnySettingBox: AnyObject, Sendable {
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
   /// typed value changed. Returns the problems found resolving it.
   func apply(_ snapshot: Snapshot) -> [Diagnostic]
+  /// Moves to a new generation that does not touch this setting's key, keeping the cached value, if
+  /// the setting has applied `previous`; otherwise returns `false` and the caller applies the snapshot.
+  func advance(from previous: Int, to generation: Int) -> Bool
   /// The current value as text (redacted for secrets) and its origin.
   func currentText() -> (text: String, origin: Origin)
   /// The key given in the declaration (`@Setting(key: "max_connections")`), if any.
@@ -189,6 +192,15 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       }
     }
     return (defaultValue, .codeDefault, diagnostics)
+  }
+
+  func advance(from previous: Int, to generation: Int) -> Bool {
+    state.withLock { state in
+      guard state.appliedGeneration == previous else { return false }
+      state.appliedGeneration = generation
+      if state.generation == previous { state.generation = generation }
+      return true
+    }
   }
 
   func apply(_ snapshot: Snapshot) -> [Diagnostic] {
