@@ -126,7 +126,8 @@ func string(_ value: SettingValue?) -> String? {
       defer { close(live) }
       #expect(flock(live, LOCK_EX) == 0)
       try write("x", to: dir + "/.app.json.swp")  // not ours
-      try write("x", to: dir + "/" + AtomicFile.temporaryPrefix(of: "other.json") + "Dead02")  // another file's
+      // Another file's.
+      try write("x", to: dir + "/" + AtomicFile.temporaryPrefix(of: "other.json") + "Dead02")
       try write("x", to: prefix + "TooLong7")  // not a mkstemp name
       try AtomicFile.write(Array("{\"a\": 2}\n".utf8), to: path, reportedAs: path)
       #expect(
