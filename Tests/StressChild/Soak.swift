@@ -102,7 +102,8 @@ func runSoak(directory: String, reloads: Int, subscriptions: Int) async {
   let started = clock.now
   reloadCycles(reloads)
   await subscriptionCycles(subscriptions)
-  let elapsed = clock.now - started
+  let elapsed = (clock.now - started).components
+  let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds / 1_000_000_000_000_000) / 1_000
   let rssAfter = residentBytes()
   let fdAfter = openDescriptors()
   // The long-lived subscriber saw the last value (a deadline, not a sleep: it returns when it has).
@@ -112,5 +113,5 @@ func runSoak(directory: String, reloads: Int, subscriptions: Int) async {
   say(
     "rss_before=\(rssBefore) rss_after=\(rssAfter) fd_before=\(fdBefore) fd_after=\(fdAfter) "
       + "reloads=\(reloads) subscriptions=\(subscriptions) generation=\(store.generation) "
-      + "received=\(received.value) value=\(settings.value) edits=\(edit) seconds=\(elapsed)")
+      + "received=\(received.value) value=\(settings.value) edits=\(edit) seconds=\(seconds)")
 }

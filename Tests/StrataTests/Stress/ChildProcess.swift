@@ -34,6 +34,7 @@ final class ChildProcess {
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO)
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    closeDescriptors(from: 3, in: &actions)  // what other tests opened without close-on-exec
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
@@ -133,6 +134,14 @@ private func closeOnExecPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
   typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
   guard let symbol = dlsym(nil, "pipe2") else { return -1 }
   return unsafeBitCast(symbol, to: Pipe2.self)(fds, O_CLOEXEC)
+}
+
+/// `posix_spawn_file_actions_addclosefrom_np(actions, first)` (glibc 2.34), looked up at run time for
+/// the same reason; without it the child inherits what the test process left open.
+private func closeDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) {
+  typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+  _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
 }
 
 /// How much work the stress tests do: 1 normally, less under ThreadSanitizer (which slows everything
