@@ -15,7 +15,12 @@ let stressChildPath: String = {
 
 /// A child process started with `posix_spawn`, its standard output and error on one pipe, read line by
 /// line with deadlines. A child still running when this is released is killed and reaped.
-final class ChildProcess {
+///
+/// The waiting methods are `async` and block a thread of their own, never one of the concurrency
+/// pool's (two cores give two: tests blocked in `poll()` there would starve every other test).
+final class ChildProcess: @unchecked Sendable {
+  // @unchecked: one test drives a child at a time, one call after another (each call hands the object
+  // to a thread of its own and awaits it); nothing touches it concurrently.
   let pid: pid_t
   private let output: Int32
   private var buffer: [UInt8] = []
@@ -52,7 +57,11 @@ final class ChildProcess {
   }
 
   /// The next line of output, or `nil` at end of output or after `seconds`.
-  func readLine(within seconds: Double = 30) -> String? {
+  func readLine(within seconds: Double = 30) async -> String? {
+    await onOwnThread { self.blockingReadLine(within: seconds) }
+  }
+
+  private func blockingReadLine(within seconds: Double) -> String? {
     let deadline = Date().addingTimeInterval(seconds)
     while true {
       if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -67,12 +76,14 @@ final class ChildProcess {
 
   /// Skips lines until one starts with `prefix` and returns it, or `nil` at end of output or after
   /// `seconds`.
-  func line(startingWith prefix: String, within seconds: Double = 30) -> String? {
-    let deadline = Date().addingTimeInterval(seconds)
-    while let line = readLine(within: max(0, deadline.timeIntervalSinceNow)) {
-      if line.hasPrefix(prefix) { return line }
+  func line(startingWith prefix: String, within seconds: Double = 30) async -> String? {
+    await onOwnThread {
+      let deadline = Date().addingTimeInterval(seconds)
+      while let line = self.blockingReadLine(within: max(0, deadline.timeIntervalSinceNow)) {
+        if line.hasPrefix(prefix) { return line }
+      }
+      return nil
     }
-    return nil
   }
 
   /// Reads more output; false at end of output, on error, or when nothing came within `timeout`.
@@ -101,7 +112,12 @@ final class ChildProcess {
 
   /// Waits for the child to end (it must be ending: killed, or done).
   @discardableResult
-  func wait() -> Ending {
+  func wait() async -> Ending {
+    await onOwnThread { self.blockingWait() }
+  }
+
+  @discardableResult
+  private func blockingWait() -> Ending {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     reaped = true
@@ -110,19 +126,21 @@ final class ChildProcess {
   }
 
   /// Everything the child printed from now until it ends (or `seconds` pass), then its ending.
-  func finish(within seconds: Double = 60) -> (output: String, ending: Ending) {
-    let start = transcript.count
-    let deadline = Date().addingTimeInterval(seconds)
-    while deadline.timeIntervalSinceNow > 0, fill(timeout: deadline.timeIntervalSinceNow) {}
-    if deadline.timeIntervalSinceNow <= 0 { send(SIGKILL) }
-    let ending = wait()
-    return (String(transcript.dropFirst(start)), ending)
+  func finish(within seconds: Double = 60) async -> (output: String, ending: Ending) {
+    await onOwnThread {
+      let start = self.transcript.count
+      let deadline = Date().addingTimeInterval(seconds)
+      while deadline.timeIntervalSinceNow > 0, self.fill(timeout: deadline.timeIntervalSinceNow) {}
+      if deadline.timeIntervalSinceNow <= 0 { self.send(SIGKILL) }
+      let ending = self.blockingWait()
+      return (String(self.transcript.dropFirst(start)), ending)
+    }
   }
 
   deinit {
     if !reaped {
       send(SIGKILL)
-      wait()
+      blockingWait()
     }
     close(output)
   }
@@ -144,24 +162,9 @@ private func closeDescriptors(from first: Int32, in actions: inout posix_spawn_f
   _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
 }
 
-/// How much work the stress tests do: 1 normally, less under ThreadSanitizer (which slows everything
-/// 5–15×); `STRATA_STRESS_SCALE` (a positive number) overrides either.
-enum StressScale {
-  /// Whether the process runs under ThreadSanitizer (its runtime is linked in).
-  static let isThreadSanitized: Bool = dlsym(nil, "__tsan_init") != nil
-
-  /// The factor applied to iteration counts.
-  static let factor: Double = {
-    if let text = ProcessInfo.processInfo.environment["STRATA_STRESS_SCALE"], let value = Double(text),
-      value > 0
-    {
-      return value
-    }
-    return isThreadSanitized ? 0.1 : 1
-  }()
-
-  /// `normal` scaled, at least `minimum`.
-  static func count(_ normal: Int, minimum: Int = 1) -> Int {
-    max(minimum, Int((Double(normal) * factor).rounded()))
+/// Runs blocking work on a new thread and awaits its result, leaving the concurrency pool free.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: work()) }.start()
   }
 }

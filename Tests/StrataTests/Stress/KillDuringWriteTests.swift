@@ -59,12 +59,12 @@ func string(_ value: SettingValue?) -> String? {
       .map { ($0, FileSystem.size(of: directory + "/" + $0) ?? -1) }
   }
 
-  @Test func aKilledWriterLeavesTheOldFileOrTheNewNeverAPartialOne() throws {
+  @Test func aKilledWriterLeavesTheOldFileOrTheNewNeverAPartialOne() async throws {
     #expect(FileManager.default.isExecutableFile(atPath: stressChildPath), "not built: \(stressChildPath)")
     let kills = StressScale.count(210, minimum: 30)
     let formats = ["json", "ini", "plist"]
     let started = Date()
-    try withTemporaryDirectory { dir in
+    try await withTemporaryDirectory { dir in
       var last: [String: Int] = [:]
       var interrupted = 0  // kills that left a temporary behind: they landed inside a write
       var mostTemporaries = 0
@@ -73,7 +73,7 @@ func string(_ value: SettingValue?) -> String? {
         let name = "app." + formats[iteration % formats.count]
         let path = dir + "/" + name
         let child = try ChildProcess(stressChildPath, ["write", path])
-        guard let ready = child.line(startingWith: "ready ") else {
+        guard let ready = await child.line(startingWith: "ready ") else {
           Issue.record("iteration \(iteration): the writer did not start: \(child.transcript)")
           return
         }
@@ -82,9 +82,9 @@ func string(_ value: SettingValue?) -> String? {
         for abandoned in abandonedByFile[name] ?? [] {
           #expect(!FileManager.default.fileExists(atPath: dir + "/" + abandoned), "iteration \(iteration)")
         }
-        usleep(UInt32.random(in: 0...12_000))  // the fault's timing, not a synchronization
+        try await Task.sleep(for: .microseconds(Int.random(in: 0...12_000)))  // when the fault strikes
         child.send(SIGKILL)
-        #expect(child.wait() == .signaled(SIGKILL), "iteration \(iteration): \(child.transcript)")
+        #expect(await child.wait() == .signaled(SIGKILL), "iteration \(iteration): \(child.transcript)")
         guard let counter = verifiedCounter(path, iteration: iteration) else { return }
         #expect(counter >= (last[name] ?? 0) + 1, "iteration \(iteration): went back or lost the first write")
         last[name] = counter
@@ -98,7 +98,7 @@ func string(_ value: SettingValue?) -> String? {
       // empty one is kept for a minute, in case its writer is alive and about to lock it).
       for format in formats {
         let child = try ChildProcess(stressChildPath, ["write", dir + "/app." + format, "1"])
-        let (output, ending) = child.finish()
+        let (output, ending) = await child.finish()
         #expect(ending == .exited(0), "\(output)")
         let left = try temporaries(of: "app." + format, in: dir)
         #expect(left.allSatisfy { $0.size == 0 }, "\(left)")

@@ -14,14 +14,15 @@ final class SoakedSettings: SettingsGroup, @unchecked Sendable {
 @Suite struct SoakTests {
   /// The numbers come from a process of its own (`strata-stress-child soak`), so that tests running in
   /// parallel in this process cannot move its RSS or open descriptors.
-  @Test func memoryAndDescriptorsStayFlatOverThousandsOfReloadsAndSubscriptions() throws {
+  @Test func memoryAndDescriptorsStayFlatOverThousandsOfReloadsAndSubscriptions() async throws {
     let reloads = StressScale.count(5_000, minimum: 300)
     let subscriptions = StressScale.count(5_000, minimum: 300)
-    try withTemporaryDirectory { dir in
+    try await withTemporaryDirectory { dir in
       let child = try ChildProcess(stressChildPath, ["soak", dir, "\(reloads)", "\(subscriptions)"])
-      let (output, ending) = child.finish(within: 300)
+      let (output, ending) = await child.finish(within: 300)
       #expect(ending == .exited(0), "\(output)")
-      let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("rss_before=") }, "\(output)")
+      let line = try #require(
+        output.split(separator: "\n").first { $0.hasPrefix("rss_before=") }, "\(output)")
       var figures: [String: Int] = [:]
       for field in line.split(separator: " ") {
         let parts = field.split(separator: "=", maxSplits: 1)
