@@ -14,7 +14,7 @@ enum StressScale {
     {
       return value
     }
-    return isThreadSanitized ? 0.1 : 1
+    return isThreadSanitized ? 0.4 : 1
   }()
 
   /// `normal` scaled, at least `minimum`.
