@@ -15,9 +15,13 @@ let package = Package(
     .executableTarget(name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample"),
     .executableTarget(
       name: "hot-reload-server", dependencies: ["Strata"], path: "Samples/HotReloadServer/Sources"),
+    // A helper process for the stress tests only (killed mid-write, run under inotify limits, soaked).
+    .executableTarget(name: "strata-stress-child", dependencies: ["Strata"], path: "Tests/StressChild"),
     .testTarget(
       name: "StrataTests",
-      dependencies: ["Strata", "config-dump", "settings-example", "hot-reload-server"],
+      dependencies: [
+        "Strata", "config-dump", "settings-example", "hot-reload-server", "strata-stress-child",
+      ],
       exclude: ["Formats/INI/RealWorld"]
     ),
   ],

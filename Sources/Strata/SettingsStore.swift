@@ -49,6 +49,8 @@ public final class SettingsStore: Sendable {
     var registry: [String: [any AnySettingBox]] = [:]
     /// Every declared key, in registration order.
     var declaredKeys: [String] = []
+    /// The keys of `.secret` settings: snapshots redact them in every text.
+    var secretKeys: Set<String> = []
     /// Problems found resolving typed settings, by key, for the current generation.
     var settingDiagnostics: [String: [Diagnostic]] = [:]
     /// Changes to restart-required settings not applied, by key.
@@ -164,7 +166,9 @@ public final class SettingsStore: Sendable {
   }
 
   private func load(reloading: Set<Int>?) -> Snapshot? {
-    let (previous, declared, runtime) = state.withLock { ($0.contents, $0.declaredKeys, $0.runtime) }
+    let (previous, declared, runtime, secretKeys) = state.withLock {
+      ($0.contents, $0.declaredKeys, $0.runtime, $0.secretKeys)
+    }
     var contents = previous
     var knownKeys: [String] = []
     var known: Set<String> = []
@@ -189,11 +193,14 @@ public final class SettingsStore: Sendable {
       sources.append((.runtime, Document(path: "runtime", root: runtime)))
     }
     let changedSnapshot: Snapshot? = published.withLock { current in
-      let candidate = Snapshot(generation: current.generation + 1, sources: sources, diagnostics: diagnostics)
+      let candidate = Snapshot(
+        generation: current.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys
+      )
       // The sources too, not only the merged root: a hidden lower value that changed is what a setting
       // falls back to when the value above it does not convert.
       guard
         !candidate.root.isIdentical(to: current.root) || candidate.diagnostics != current.diagnostics
+          || candidate.declaredSecretKeys != current.declaredSecretKeys
           || !Self.sameSources(candidate.sources, current.sources) || current.generation == 0
       else { return nil }
       current = candidate
@@ -267,16 +274,18 @@ public final class SettingsStore: Sendable {
 
   /// Registers settings; their keys become known (to the environment layer, to schema checks).
   func register(_ boxes: [any AnySettingBox]) {
-    let addedKeys = state.withLock { state in
+    let (addedKeys, addedSecret) = state.withLock { state in
       var added: [String] = []
+      var addedSecret = false
       for box in boxes {
         if state.registry[box.key] == nil {
           state.declaredKeys.append(box.key)
           added.append(box.key)
         }
+        if box.traits.contains(.secret) && state.secretKeys.insert(box.key).inserted { addedSecret = true }
         state.registry[box.key, default: []].append(box)
       }
-      return added
+      return (added, addedSecret)
     }
     let snapshot = self.snapshot
     var diagnostics: [String: [Diagnostic]] = [:]
@@ -287,8 +296,9 @@ public final class SettingsStore: Sendable {
     state.withLock { state in
       for (key, found) in diagnostics { state.settingDiagnostics[key] = found }
     }
-    // New keys may give meaning to environment variables that were unknown until now.
-    if !addedKeys.isEmpty && stack.layers.contains(where: { $0 is EnvironmentLayer }) {
+    // New keys may give meaning to environment variables that were unknown until now; new secrets must
+    // be redacted by the published snapshot.
+    if addedSecret || (!addedKeys.isEmpty && stack.layers.contains(where: { $0 is EnvironmentLayer })) {
       rebuild(reloading: [])
     }
   }
@@ -312,6 +322,7 @@ public final class SettingsStore: Sendable {
           state.registry[box.key] = nil
           state.declaredKeys.removeAll { $0 == box.key }
           state.settingDiagnostics[box.key] = nil
+          state.secretKeys.remove(box.key)
         }
       }
     }
@@ -358,6 +369,16 @@ extension SettingValue {
     default:
       return kind == other.kind
     }
+  }
+}
+
+extension SettingsStore: CustomReflectable {
+  /// What `dump(store)` and debuggers show: the current snapshot (secrets redacted), where writes go
+  /// and the declared keys, never the raw state.
+  public var customMirror: Mirror {
+    Mirror(
+      self, children: ["snapshot": snapshot, "writeTarget": writeTarget, "declaredKeys": declaredKeys],
+      displayStyle: .class)
   }
 }
 

@@ -3,7 +3,7 @@
 ///
 /// A snapshot is immutable and shared; the store swaps in a new one (with the next generation number)
 /// when a source changes, so a reader always sees one whole generation.
-public final class Snapshot: Sendable {
+public final class Snapshot: Sendable, CustomReflectable {
   /// One leaf key of the merged configuration.
   public struct Entry: Sendable {
     /// The dotted key, such as `server.port`.
@@ -40,14 +40,25 @@ public final class Snapshot: Sendable {
   public let diagnostics: [Diagnostic]
   /// The documents that were merged, lowest first, with their scopes.
   public let sources: [(scope: Scope, document: Document)]
+  /// Keys declared secret (a store's `.secret` settings): redacted like values from secret sources.
+  public let declaredSecretKeys: Set<String>
   private let entriesByKey: [String: Entry]
 
   /// Merges documents, lowest first.
-  public init(generation: Int, sources: [(scope: Scope, document: Document)], diagnostics: [Diagnostic] = [])
-  {
+  /// - Parameters:
+  ///   - generation: the generation number.
+  ///   - sources: the documents, lowest first, with their scopes.
+  ///   - diagnostics: problems found loading them.
+  ///   - secretKeys: keys whose values are secrets wherever they come from (a store passes the keys of
+  ///     its `.secret` settings); a table key covers everything below it.
+  public init(
+    generation: Int, sources: [(scope: Scope, document: Document)], diagnostics: [Diagnostic] = [],
+    secretKeys: Set<String> = []
+  ) {
     self.generation = generation
     self.sources = sources
     self.diagnostics = diagnostics
+    self.declaredSecretKeys = secretKeys
     var root = SettingValue.emptyTable(origin: .codeDefault)
     var history: [String: [Shadowed]] = [:]
     for (scope, document) in sources {
@@ -83,11 +94,25 @@ public final class Snapshot: Sendable {
   /// Every leaf entry, in key order of first appearance.
   public var entries: [Entry] { keys.compactMap { entriesByKey[$0] } }
 
-  /// The keys whose effective value came from a secret source.
-  public var secretKeys: Set<String> { Set(entries.filter(\.isSecret).map(\.key)) }
+  /// The keys to redact: those whose effective value came from a secret source, and the keys declared
+  /// secret (``declaredSecretKeys``).
+  public var secretKeys: Set<String> { Set(entries.filter(\.isSecret).map(\.key)).union(declaredSecretKeys) }
 
   /// Whether any diagnostic is an error.
   public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+  /// What `dump(snapshot)` and debuggers show: the generation, each key with its value as text (secrets
+  /// redacted) and origin, and the diagnostics.
+  public var customMirror: Mirror {
+    let shown = redacting(secretKeys)
+    return Mirror(
+      self,
+      children: [
+        "generation": generation,
+        "entries": shown.entries.map { "\($0.key) = \(ValueText.plain($0.value)) (\($0.origin))" },
+        "diagnostics": diagnostics.map(\.description),
+      ], displayStyle: .class)
+  }
 }
 
 extension Snapshot {

@@ -81,17 +81,21 @@ struct DumpCommand {
     func view(_ snapshot: Snapshot) -> Snapshot { schema.map { $0.applied(to: snapshot) } ?? snapshot }
     var previous = view(dumped)
     let events = store.events
-    // What changed between the dump and the watches being set is caught by one more read once ready.
+    func printChanges() {
+      let current = view(store.snapshot)
+      let lines = WatchLines.changes(
+        from: previous, to: current, secretKeys: secretKeys, redactingSecretSources: !arguments.showSecrets,
+        restartRequiredKeys: restartRequired)
+      for line in lines { output(line + "\n") }
+      previous = current
+    }
+    // What changed between the dump and this store's first read shows now; what changes between that
+    // and the watches being set is caught by one more read once ready.
+    printChanges()
     let running = Task { await store.run(reloadOnHangup: true, onReady: { store.reload() }) }
     for await event in events {
       switch event {
-      case .reloaded:
-        let current = view(store.snapshot)
-        let lines = WatchLines.changes(
-          from: previous, to: current, secretKeys: secretKeys, redactingSecretSources: !arguments.showSecrets,
-          restartRequiredKeys: restartRequired)
-        for line in lines { output(line + "\n") }
-        previous = current
+      case .reloaded: printChanges()
       case .failed(let error): output(WatchLines.error(error) + "\n")
       case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
       case .pendingRestart: break

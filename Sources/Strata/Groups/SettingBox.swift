@@ -310,6 +310,16 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   }
 }
 
+extension SettingBox: CustomReflectable {
+  /// What `dump(group)` shows of a setting: its key, value as text (redacted for secrets), origin and
+  /// traits, never the raw state.
+  @usableFromInline var customMirror: Mirror {
+    let (text, origin) = currentText()
+    return Mirror(
+      self, children: ["key": key, "value": text, "origin": origin, "traits": traits], displayStyle: .class)
+  }
+}
+
 /// An error with the position of the node it is about, unless it already has one.
 func located(_ error: StrataError, _ origin: Origin) -> StrataError {
   var error = error

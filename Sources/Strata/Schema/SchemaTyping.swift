@@ -24,8 +24,9 @@ extension SettingsSchema {
     }
     let converted = Snapshot(generation: snapshot.generation, sources: sources, diagnostics: diagnostics)
     return Snapshot(
-      generation: snapshot.generation, sources: sources, diagnostics: diagnostics + unknownKeys(in: converted)
-    )
+      generation: snapshot.generation, sources: sources,
+      diagnostics: diagnostics + unknownKeys(in: converted),
+      secretKeys: snapshot.declaredSecretKeys)
   }
 
   private func typed(_ node: SettingValue, prefix: String, diagnostics: inout [Diagnostic]) -> SettingValue {
@@ -139,7 +140,8 @@ extension Snapshot {
       document.root = document.root.redacting(keys, prefix: "")
       return (scope: source.scope, document: document)
     }
-    return Snapshot(generation: generation, sources: sources, diagnostics: diagnostics)
+    return Snapshot(
+      generation: generation, sources: sources, diagnostics: diagnostics, secretKeys: declaredSecretKeys)
   }
 }
 

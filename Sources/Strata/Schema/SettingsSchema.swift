@@ -97,6 +97,22 @@ public struct SettingsSchema: Sendable {
   }
 }
 
+extension SettingsSchema.Entry: CustomReflectable {
+  /// What `print(schema)`, `dump(schema)` and debuggers show: every field, the default as text, and
+  /// `<redacted>` for a secret's default.
+  public var customMirror: Mirror {
+    let shownDefault =
+      traits.contains(.secret)
+      ? (defaultValue == nil ? "nil" : redactedText) : defaultValue.map(ValueText.plain) ?? "nil"
+    return Mirror(
+      self,
+      children: [
+        "key": key, "type": type, "typeName": typeName, "defaultValue": shownDefault, "help": help as Any,
+        "traits": traits, "validationSummary": validationSummary as Any,
+      ], displayStyle: .struct)
+  }
+}
+
 extension SettingsSchema.ValueType {
   /// Whether values of this type are tables (their inner keys belong to the setting).
   var isTable: Bool {

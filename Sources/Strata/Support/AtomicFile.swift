@@ -6,25 +6,32 @@ enum AtomicFile {
   /// Writes `bytes` to `path` through a temporary file in the same directory, `fsync`, `rename`, and an
   /// `fsync` of the directory. An existing file's mode is kept; a new file gets `newFileMode`.
   /// The temporary name starts with a dot, so drop-in directories never load it.
+  ///
+  /// A writer killed mid-write (`SIGKILL`, a crash, a power cut) cannot remove its temporary file, so
+  /// each write first removes the abandoned temporaries of the same file: the temporary is `flock`ed
+  /// from just after its creation until after the rename, and one whose lock is free was abandoned.
   /// - Throws: `writeFailed`, naming `reportedAs`, with the old file untouched.
   static func write(_ bytes: [UInt8], to path: String, reportedAs: String, newFileMode: mode_t = 0o600)
     throws(StrataError)
   {
     let directory = directoryPart(of: path)
     let name = lastComponent(of: path)
+    removeAbandonedTemporaries(of: name, in: directory)
     var info = stat()
     let mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : newFileMode
-    var template = Array(joinPath(directory, ".\(name).strata-XXXXXX").utf8CString)
+    var template = Array(joinPath(directory, temporaryPrefix(of: name) + "XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)", errno, reportedAs) }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    // Held until the descriptor is closed, after the rename: while it is held, no cleanup removes it.
+    _ = flock(fd, LOCK_EX)
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var renamed = false
     defer {
       if !renamed { unlink(temporary) }
+      close(fd)
     }
     do {
-      defer { close(fd) }
       guard fchmod(fd, mode) == 0 else { throw failure("cannot set the file mode", errno, reportedAs) }
       var offset = 0
       while offset < bytes.count {
@@ -45,6 +52,33 @@ enum AtomicFile {
     if directoryFD >= 0 {
       _ = fsync(directoryFD)
       close(directoryFD)
+    }
+  }
+
+  /// `.NAME.strata-`: the start of the temporary files' names for a file named `NAME`.
+  static func temporaryPrefix(of name: String) -> String { ".\(name).strata-" }
+
+  /// Removes the temporary files of writes to `name` that died before their rename: those whose lock is
+  /// free. An empty one is left alone for a minute, since its writer may not have locked it yet.
+  static func removeAbandonedTemporaries(of name: String, in directory: String) {
+    let prefix = temporaryPrefix(of: name)
+    guard let names = try? FileSystem.contents(ofDirectory: directory, reportedAs: directory) else { return }
+    for candidate in names where candidate.hasPrefix(prefix) && candidate.utf8.count == prefix.utf8.count + 6
+    {
+      let temporary = joinPath(directory, candidate)
+      let fd = open(temporary, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      guard fd >= 0 else { continue }
+      defer { close(fd) }
+      var info = stat()
+      guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+        flock(fd, LOCK_EX | LOCK_NB) == 0,
+        info.st_size > 0 || time(nil) - info.st_mtim.tv_sec > 60
+      else { continue }
+      // Still the same file under that name: not renamed into place since it was opened.
+      var current = stat()
+      guard lstat(temporary, &current) == 0, current.st_ino == info.st_ino, current.st_dev == info.st_dev
+      else { continue }
+      unlink(temporary)
     }
   }
 

@@ -12,11 +12,16 @@ final class ManualClock: Sendable {
   var now: @Sendable () -> UInt64 { { [self] in nanoseconds.load(ordering: .relaxed) } }
 }
 
-/// Real inotify, except that watches on chosen directories fail with a chosen errno.
+/// Real inotify, except that watches on chosen directories fail with a chosen errno, and creating the
+/// instance too when `initializeCode` is set (`EMFILE`: `fs.inotify.max_user_instances` reached).
 struct FailingInotify: InotifySystem {
   var failing: Set<String>
   var code: Int32
-  func initialize() throws(Errno) -> Int32 { try LiveInotify().initialize() }
+  var initializeCode: Int32? = nil
+  func initialize() throws(Errno) -> Int32 {
+    if let initializeCode { throw Errno(initializeCode) }
+    return try LiveInotify().initialize()
+  }
   func addWatch(_ fd: Int32, path: String, mask: InotifyMask) throws(Errno) -> Int32 {
     if failing.contains(path) { throw Errno(code) }
     return try LiveInotify().addWatch(fd, path: path, mask: mask)

@@ -269,7 +269,8 @@ struct JSONParser {
         throw error(
           .syntax, "expected a string key after ',', found '}' (JSON does not allow a trailing comma)")
       }
-      throw error(.syntax, "expected a string key or '}' after \(previous), found \(found())")
+      throw error(
+        .syntax, "expected a string key or '}' after \(previous), found \(found(showingWords: true))")
     }
     let key = try parseString()
     skipWhitespace()
@@ -320,14 +321,28 @@ struct JSONParser {
     StrataError(code, message, path: path, line: line ?? self.line, column: column ?? self.column)
   }
 
-  /// Describes what is at `pos`, for "found …" in messages: a word, a character, or a raw byte.
-  func found() -> String {
+  /// Whether a bare word is one character or looks like a misspelled JSON literal or a literal of another
+  /// language, which messages may show.
+  private func isLiteralLike(_ word: String) -> Bool {
+    let lower = word.lowercased()
+    if word.count == 1 { return true }
+    if ["true", "false", "null"].contains(where: { $0.hasPrefix(lower) }) { return true }
+    return ["nan", "inf", "infinity", "none", "nil", "yes", "no", "on", "off", "undefined"].contains(lower)
+  }
+
+  /// Describes what is at `pos`, for "found …" in messages: a character, a raw byte, or a word.
+  ///
+  /// A word is quoted only when it is one character, or looks like a misspelled literal (`tru`, `NaN`,
+  /// `None`), or when `showingWords` (a key's place): anywhere else it may be a value that lost its
+  /// quotes — a password — and a message must not carry a secret.
+  func found(showingWords: Bool = false) -> String {
     guard pos < bytes.count else { return "end of file" }
     let byte = bytes[pos]
     if isWordByte(byte) {
       var end = pos
       while end < bytes.count, end - pos < 20, isWordByte(bytes[end]) { end += 1 }
-      return "'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[pos..<end]), as: UTF8.self))'"
+      let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[pos..<end]), as: UTF8.self)
+      return showingWords || isLiteralLike(word) ? "'\(word)'" : "an unquoted word"
     }
     switch byte {
     case UInt8(ascii: "\n"): return "a line break"

@@ -160,9 +160,11 @@ func jsonValue(_ text: String, maxDepth: Int = 512) throws(StrataError) -> Setti
     (#"{"a": .5}"#, .syntax, "expected a value, found '.'", "1:7"),
     (#"{"a": +1}"#, .syntax, "expected a value, found '+'", "1:7"),
     (#"{"a": NaN}"#, .syntax, "expected a value, found 'NaN'", "1:7"),
-    (#"{"a": 0x1F}"#, .syntax, "expected ',' or '}' after an object member, found 'x1F'", "1:8"),
+    (#"{"a": 0x1F}"#, .syntax, "expected ',' or '}' after an object member, found an unquoted word", "1:8"),
     (#"{"a": 1e400}"#, .invalidNumber, "number 1e400 is too large for a double", "1:7"),
     (#"{"a": tru}"#, .syntax, "expected a value, found 'tru'", "1:7"),
+    // A value that lost its quotes may be a secret: messages do not repeat it.
+    (#"{"password": hunter2hunter}"#, .syntax, "expected a value, found an unquoted word", "1:14"),
     (#"{"a": 1} x"#, .syntax, "expected end of file after the top-level value, found 'x'", "1:10"),
     (
       #"{"a": "\x"}"#, .invalidEscape,

@@ -1,0 +1,170 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The `strata-stress-child` binary built beside the test bundle (Tests/StressChild).
+let stressChildPath: String = {
+  let exe =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  var dir = (exe as NSString).deletingLastPathComponent
+  while !dir.isEmpty && dir != "/" && !FileManager.default.fileExists(atPath: dir + "/strata-stress-child") {
+    dir = (dir as NSString).deletingLastPathComponent
+  }
+  return dir + "/strata-stress-child"
+}()
+
+/// A child process started with `posix_spawn`, its standard output and error on one pipe, read line by
+/// line with deadlines. A child still running when this is released is killed and reaped.
+///
+/// The waiting methods are `async` and block a thread of their own, never one of the concurrency
+/// pool's (two cores give two: tests blocked in `poll()` there would starve every other test).
+final class ChildProcess: @unchecked Sendable {
+  // @unchecked: one test drives a child at a time, one call after another (each call hands the object
+  // to a thread of its own and awaits it); nothing touches it concurrently.
+  let pid: pid_t
+  private let output: Int32
+  private var buffer: [UInt8] = []
+  private var reaped = false
+  private(set) var transcript = ""
+
+  /// Starts `executable` with `arguments` and `environment` (nothing inherited).
+  init(_ executable: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"])
+    throws
+  {
+    var fds: [Int32] = [-1, -1]
+    guard closeOnExecPipe(&fds) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO)
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    closeDescriptors(from: 3, in: &actions)  // what other tests opened without close-on-exec
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv + envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    close(fds[1])
+    guard result == 0 else {
+      close(fds[0])
+      throw POSIXError(.init(rawValue: result) ?? .EIO)
+    }
+    self.pid = pid
+    self.output = fds[0]
+  }
+
+  /// The next line of output, or `nil` at end of output or after `seconds`.
+  func readLine(within seconds: Double = 30) async -> String? {
+    await onOwnThread { self.blockingReadLine(within: seconds) }
+  }
+
+  private func blockingReadLine(within seconds: Double) -> String? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        return line
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0, fill(timeout: remaining) else { return nil }
+    }
+  }
+
+  /// Skips lines until one starts with `prefix` and returns it, or `nil` at end of output or after
+  /// `seconds`.
+  func line(startingWith prefix: String, within seconds: Double = 30) async -> String? {
+    await onOwnThread {
+      let deadline = Date().addingTimeInterval(seconds)
+      while let line = self.blockingReadLine(within: max(0, deadline.timeIntervalSinceNow)) {
+        if line.hasPrefix(prefix) { return line }
+      }
+      return nil
+    }
+  }
+
+  /// Reads more output; false at end of output, on error, or when nothing came within `timeout`.
+  private func fill(timeout: Double) -> Bool {
+    var request = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&request, 1, Int32(min(timeout * 1000, 3_600_000)) + 1)
+    if ready < 0 { return errno == EINTR }
+    guard ready > 0 else { return false }
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let count = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
+    if count < 0 { return errno == EINTR }
+    guard count > 0 else { return false }
+    buffer += chunk[..<count]
+    transcript += String(decoding: chunk[..<count], as: UTF8.self)
+    return true
+  }
+
+  /// Sends a signal.
+  func send(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+
+  /// How a child ended.
+  enum Ending: Equatable {
+    case exited(Int32)
+    case signaled(Int32)
+  }
+
+  /// Waits for the child to end (it must be ending: killed, or done).
+  @discardableResult
+  func wait() async -> Ending {
+    await onOwnThread { self.blockingWait() }
+  }
+
+  @discardableResult
+  private func blockingWait() -> Ending {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    reaped = true
+    let signal = status & 0x7f
+    return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+  }
+
+  /// Everything the child printed from now until it ends (or `seconds` pass), then its ending.
+  func finish(within seconds: Double = 60) async -> (output: String, ending: Ending) {
+    await onOwnThread {
+      let start = self.transcript.count
+      let deadline = Date().addingTimeInterval(seconds)
+      while deadline.timeIntervalSinceNow > 0, self.fill(timeout: deadline.timeIntervalSinceNow) {}
+      if deadline.timeIntervalSinceNow <= 0 { self.send(SIGKILL) }
+      let ending = self.blockingWait()
+      return (String(self.transcript.dropFirst(start)), ending)
+    }
+  }
+
+  deinit {
+    if !reaped {
+      send(SIGKILL)
+      blockingWait()
+    }
+    close(output)
+  }
+}
+
+/// `pipe2(fds, O_CLOEXEC)`, which Glibc's module map leaves out (it is a GNU extension): a pipe that no
+/// other child spawned meanwhile by another test can inherit.
+private func closeOnExecPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
+  typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+  guard let symbol = dlsym(nil, "pipe2") else { return -1 }
+  return unsafeBitCast(symbol, to: Pipe2.self)(fds, O_CLOEXEC)
+}
+
+/// `posix_spawn_file_actions_addclosefrom_np(actions, first)` (glibc 2.34), looked up at run time for
+/// the same reason; without it the child inherits what the test process left open.
+private func closeDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) {
+  typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+  _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
+}
+
+/// Runs blocking work on a new thread and awaits its result, leaving the concurrency pool free.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: work()) }.start()
+  }
+}

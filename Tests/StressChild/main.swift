@@ -1,0 +1,38 @@
+// A helper process for the stress tests (Tests/StrataTests/Stress): each mode exercises the library in a
+// process of its own, so that the test can kill it, limit it, or measure it alone.
+//
+//   strata-stress-child write FILE [COUNT]      write records through the store until killed (or COUNT)
+//   strata-stress-child soak DIR RELOADS SUBS   reload and subscribe in cycles; print RSS and fd counts
+//   strata-stress-child watch FILE              run the store's watcher; print events and values
+import Glibc
+
+/// Writes a line to standard output at once (no buffering: the parent may kill us any time).
+func say(_ line: String) {
+  var bytes = Array((line + "\n").utf8)[...]
+  while !bytes.isEmpty {
+    let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    if written < 0 {
+      if errno == EINTR { continue }
+      return
+    }
+    bytes = bytes.dropFirst(written)
+  }
+}
+
+func usageError() -> Never {
+  say("usage: strata-stress-child write FILE [COUNT] | soak DIR RELOADS SUBSCRIPTIONS | watch FILE")
+  exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "write" where arguments.count >= 2:
+  runWriter(file: arguments[1], count: arguments.count > 2 ? Int(arguments[2]) : nil)
+case "soak" where arguments.count == 4:
+  guard let reloads = Int(arguments[2]), let subscriptions = Int(arguments[3]) else { usageError() }
+  await runSoak(directory: arguments[1], reloads: reloads, subscriptions: subscriptions)
+case "watch" where arguments.count == 2:
+  await runWatcher(file: arguments[1])
+default:
+  usageError()
+}
