@@ -23,7 +23,8 @@ enum Allocations {
       fatalError(
         "malloc counter check failed: \(arrays) arrays → \(counted) allocations; arithmetic → \(none)")
     }
-    return "malloc counter check: \(arrays) heap arrays counted as \(counted) allocations, "
+    return "malloc counter check: \(format(Double(arrays), decimals: 0)) heap arrays counted as "
+      + "\(format(Double(counted), decimals: 0)) allocations, "
       + "100,000 additions as \(none)"
   }
 

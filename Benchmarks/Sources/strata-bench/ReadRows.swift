@@ -76,7 +76,7 @@ func readRows(_ options: Options) throws -> [Row] {
       theirs: "\(format(theirs)) swift-configuration `int(forKey:)`/InMemoryProvider",
       ratio: speedRatio(ours: ours, theirs: theirs), target: "≥ 10× faster", met: yesNo(theirs / ours >= 10)),
     Row(
-      name: "1. cached typed read, 1 thread, ns/read", ours: format(ours),
+      name: "1. cached typed read `server.port`, 1 thread, ns/read", ours: format(ours),
       theirs: "\(format(base)) `Mutex<[String: Int]>` lookup",
       ratio: speedRatio(ours: ours, theirs: base), target: "≤ 2× baseline", met: yesNo(ours <= 2 * base)),
     Row(

@@ -141,7 +141,9 @@ func reloadRows(_ options: Options) async throws -> [Row] {
       + "\(format(percentile(latencies, 99), decimals: decimals)) / max "
       + "\(format(latencies.max()!, decimals: decimals)) \(unit)"
   }
-  let oursCount = "\(oursLatencies.count) edits" + (oursMissed > 0 ? ", \(oursMissed) missed" : "")
+  let oursCount =
+    "\(format(Double(oursLatencies.count), decimals: 0)) edits"
+    + (oursMissed > 0 ? ", \(oursMissed) missed" : "")
   let theirsCount = "\(theirsLatencies.count) edits" + (theirsMissed > 0 ? ", \(theirsMissed) missed" : "")
   let p50 = oursLatencies.isEmpty ? .infinity : percentile(oursLatencies, 50)
   let p99 = oursLatencies.isEmpty ? .infinity : percentile(oursLatencies, 99)
@@ -166,7 +168,9 @@ func reloadRows(_ options: Options) async throws -> [Row] {
   rows.append(
     Row(
       name: "3. an Int change in a JSON file reaches the typed watcher",
-      ours: oursLatencies.isEmpty ? "no" : "yes (\(oursLatencies.count)/\(edits) edits)",
+      ours: oursLatencies.isEmpty
+        ? "no"
+        : "yes (\(format(Double(oursLatencies.count), decimals: 0))/\(format(Double(edits), decimals: 0)) edits)",
       theirs: "\(theirsIntText) (swift-configuration)", ratio: "—", target: "yes",
       met: yesNo(!oursLatencies.isEmpty && oursMissed == 0)))
   return rows

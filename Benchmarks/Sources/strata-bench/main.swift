@@ -11,6 +11,7 @@ if arguments.first == "--scale-child", arguments.count == 4, let settings = Int(
 }
 
 let options = Options.parse(arguments)
+let loadBefore = loadAverage()
 var notes = [Allocations.sanityCheck()]
 var rows: [Row] = []
 var growth: String?
@@ -37,7 +38,8 @@ print(
   ## strata-bench\(options.quick ? " --quick (development figures)" : "")
 
   Release build, \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs, Linux \(release) \(machine); \
-  each row measured in this run, side by side.
+  each row measured in this run, side by side. Load average before the run \(loadBefore), after \
+  \(loadAverage()) (a busy shared machine makes every figure slower and noisier).
 
   """)
 print(resultsTable(rows))
@@ -64,9 +66,26 @@ notes += [
     + "iterating the stream. swift-configuration polls (`ReloadingFileProvider`, pollInterval 1 s here, "
     + "15 s by default); edits are spaced by a pseudo-random 0–1 s pause so they do not lock step with "
     + "the poll; measured on a String key with `watchString`, because of the Int row below.",
+  "Int row: from its source (ReloadingFileProvider.reloadIfNeeded), swift-configuration 1.4.0 decides "
+    + "whether a watched key changed by looking it up as `.string` in the old and new snapshots; for a "
+    + "JSON number both lookups fail with a type mismatch, so the change is never delivered to value "
+    + "watchers, although the provider reloaded (a plain read sees the new value).",
   "Scale: Strata takes a group's section from its class, so 1,000 one-line subclasses of a 100-setting "
     + "group give the sections (Scripts/generate-scale-groups.py). Memory = growth over cold start of "
-    + "live heap bytes (malloc counter) and of RSS (/proc/self/statm), divided by the settings.",
+    + "live heap bytes (malloc counter) and of RSS (/proc/self/statm), divided by the settings; RSS also holds one-time page-ins of code and runtime metadata, which dominate at 1,000 settings.",
   "Total time of this run: \(format((clock.now - started).seconds, decimals: 0)) s.",
 ]
 print("\nNotes:\n" + notes.map { "- " + $0 }.joined(separator: "\n"))
+
+/// The 1-minute load average, from /proc/loadavg.
+func loadAverage() -> String {
+  let fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return "?" }
+  defer { close(fd) }
+  var buffer = [UInt8](repeating: 0, count: 128)
+  let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+  guard count > 0 else { return "?" }
+  return buffer[0..<count].split(separator: UInt8(ascii: " ")).first.map {
+    String(decoding: $0, as: UTF8.self)
+  } ?? "?"
+}
