@@ -170,23 +170,21 @@ public final class SettingsStore: Sendable {
       ($0.contents, $0.declaredKeys, $0.runtime, $0.secretKeys)
     }
     var contents = previous
-    var knownKeys: [String] = []
-    var known: Set<String> = []
     var sources: [(scope: Scope, document: Document)] = []
     var diagnostics: [Diagnostic] = []
     for (index, layer) in stack.layers.enumerated() {
       let isEnvironment = layer is EnvironmentLayer
       if reloading?.contains(index) ?? true || isEnvironment || contents[index] == nil {
-        let context = LoadContext(options: stack.options, knownKeys: declared + knownKeys, cache: cache)
+        // Only the environment layer needs the keys the files below it hold; collecting them walks every
+        // leaf, so other layers skip it.
+        let known = isEnvironment ? LayerStack.leafKeys(of: sources.map(\.document)) : []
+        let context = LoadContext(options: stack.options, knownKeys: declared + known, cache: cache)
         contents[index] = layer.load(context)
       }
       let layerContents = contents[index]!
       diagnostics += layerContents.diagnostics
       for document in layerContents.documents {
         sources.append((layer.scope, document))
-        document.root.forEachLeaf { key, _ in
-          if known.insert(key).inserted { knownKeys.append(key) }
-        }
       }
     }
     if runtime.table?.isEmpty == false {

@@ -35,14 +35,32 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// The merged tree (tables merged key by key, later layers winning per leaf, arrays replacing).
   public let root: SettingValue
   /// Every leaf key in order of first appearance.
-  public let keys: [String]
+  public var keys: [String] { index.keys }
   /// Problems found while loading (files that were skipped, warnings).
   public let diagnostics: [Diagnostic]
   /// The documents that were merged, lowest first, with their scopes.
   public let sources: [(scope: Scope, document: Document)]
   /// Keys declared secret (a store's `.secret` settings): redacted like values from secret sources.
   public let declaredSecretKeys: Set<String>
-  private let entriesByKey: [String: Entry]
+  /// The flat index of leaf entries, built on first use: a tree that is loaded and only walked (a dump
+  /// of one file, a parse benchmark) never pays for it; a store builds it at every reload.
+  private let lazyIndex = Locked<FlatIndex?>(nil)
+
+  struct FlatIndex: Sendable {
+    var keys: [String] = []
+    var entriesByKey: [String: Entry] = [:]
+  }
+
+  private var index: FlatIndex {
+    if let built = lazyIndex.withLock({ $0 }) { return built }
+    let built = Self.flatten(sources: sources, root: root)
+    return lazyIndex.withLock { current in
+      if let current { return current }
+      current = built
+      return built
+    }
+  }
+  private var entriesByKey: [String: Entry] { index.entriesByKey }
 
   /// Merges documents, lowest first.
   /// - Parameters:
@@ -59,27 +77,11 @@ public final class Snapshot: Sendable, CustomReflectable {
     self.sources = sources
     self.diagnostics = diagnostics
     self.declaredSecretKeys = secretKeys
-    var root = SettingValue.emptyTable(origin: .codeDefault)
-    var history: [String: [Shadowed]] = [:]
-    for (scope, document) in sources {
-      root.merge(document.root)
-      document.root.forEachLeaf { key, value in
-        history[key, default: []].append(Shadowed(value: value, scope: scope, isSecret: document.isSecret))
-      }
+    var roots: [Layered] = []
+    for (position, source) in sources.enumerated() {
+      roots.append(Layered(value: source.document.root, source: position))
     }
-    var keys: [String] = []
-    var entries: [String: Entry] = [:]
-    root.forEachLeaf { key, value in
-      keys.append(key)
-      var stack = history[key] ?? []
-      let top = stack.popLast()
-      entries[key] = Entry(
-        key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed(),
-        isSecret: top?.isSecret ?? false)
-    }
-    self.root = root
-    self.keys = keys
-    self.entriesByKey = entries
+    root = Self.mergeTrees(roots, rootOrigin: .codeDefault)
   }
 
   /// An empty snapshot (generation 0).
@@ -116,6 +118,74 @@ public final class Snapshot: Sendable, CustomReflectable {
 }
 
 extension Snapshot {
+  /// One source's node at some path, and which source it came from.
+  struct Layered {
+    var value: SettingValue
+    var source: Int
+  }
+
+  /// Merges the nodes found at one path, lowest first: the highest node wins unless it and the nodes
+  /// right below it are tables, which merge key by key (later ones winning per key, the first position
+  /// of a key kept, the lowest table's origin kept). A lone table is taken as it is, without copying.
+  /// - Parameter rootOrigin: for the root, its origin (the root of a snapshot is `default`, and an
+  ///   empty table when there is nothing to merge).
+  static func mergeTrees(_ nodes: [Layered], rootOrigin: Origin? = nil) -> SettingValue {
+    guard let top = nodes.last else { return .emptyTable(origin: rootOrigin ?? .codeDefault) }
+    guard top.value.isTable else { return top.value }
+    var start = nodes.count - 1
+    while start > 0 && nodes[start - 1].value.isTable { start -= 1 }
+    if start == nodes.count - 1 {
+      guard let rootOrigin else { return top.value }
+      return SettingValue(top.value.kind, origin: rootOrigin)
+    }
+    var order: [String] = []
+    var children: [String: [Layered]] = [:]
+    for node in nodes[start...] {
+      guard case .table(let table) = node.value.kind else { continue }
+      for (key, value) in table {
+        if children[key] == nil { order.append(key) }
+        children[key, default: []].append(Layered(value: value, source: node.source))
+      }
+    }
+    var entries: [SettingTable.Entry] = []
+    entries.reserveCapacity(order.count)
+    for key in order {
+      entries.append(SettingTable.Entry(key: key, value: mergeTrees(children[key]!)))
+    }
+    return SettingValue(
+      .table(SettingTable(distinctEntries: entries)), origin: rootOrigin ?? nodes[start].value.origin)
+  }
+
+  /// The leaf entries of a merged tree, each with the lower values it hides (the leaves at the same key
+  /// in lower sources), in order of first appearance.
+  static func flatten(sources: [(scope: Scope, document: Document)], root: SettingValue) -> FlatIndex {
+    var history: [String: [Shadowed]] = [:]
+    if sources.count > 1 {
+      for (scope, document) in sources {
+        document.root.forEachLeaf { key, value in
+          history[key, default: []].append(Shadowed(value: value, scope: scope, isSecret: document.isSecret))
+        }
+      }
+    }
+    var index = FlatIndex()
+    index.entriesByKey.reserveCapacity(history.count)
+    let single = sources.count == 1 ? sources[0] : nil
+    root.forEachLeaf { key, value in
+      index.keys.append(key)
+      if let single {
+        index.entriesByKey[key] = Entry(
+          key: key, value: value, scope: single.scope, shadowed: [], isSecret: single.document.isSecret)
+        return
+      }
+      var stack = history[key] ?? []
+      let top = stack.popLast()
+      index.entriesByKey[key] = Entry(
+        key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed(),
+        isSecret: top?.isSecret ?? false)
+    }
+    return index
+  }
+
   /// The keys a setting could resolve differently here than in `previous`: every leaf whose value,
   /// origin, scope, secrecy or shadowed values differ, every leaf only one of them has, and every table
   /// above those (a setting may read a whole table).

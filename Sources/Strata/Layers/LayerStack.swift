@@ -19,18 +19,27 @@ public struct LayerStack: Sendable {
   public func load(generation: Int = 1) -> Snapshot {
     var sources: [(scope: Scope, document: Document)] = []
     var diagnostics: [Diagnostic] = []
-    var knownKeys: [String] = []
-    var known: Set<String> = []
     for layer in layers {
-      let contents = layer.load(LoadContext(options: options, knownKeys: knownKeys))
+      // Only the environment layer needs the keys of the files below it (walking every leaf).
+      let known = layer is EnvironmentLayer ? Self.leafKeys(of: sources.map(\.document)) : []
+      let contents = layer.load(LoadContext(options: options, knownKeys: known))
       diagnostics += contents.diagnostics
       for document in contents.documents {
         sources.append((layer.scope, document))
-        document.root.forEachLeaf { key, _ in
-          if known.insert(key).inserted { knownKeys.append(key) }
-        }
       }
     }
     return Snapshot(generation: generation, sources: sources, diagnostics: diagnostics)
+  }
+
+  /// Every leaf key of the documents, each once, in order of first appearance.
+  static func leafKeys(of documents: [Document]) -> [String] {
+    var keys: [String] = []
+    var seen: Set<String> = []
+    for document in documents {
+      document.root.forEachLeaf { key, _ in
+        if seen.insert(key).inserted { keys.append(key) }
+      }
+    }
+    return keys
   }
 }
