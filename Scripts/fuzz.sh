@@ -82,7 +82,9 @@ for target in "${targets[@]}"; do
   corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9A-Za-z]*\).*/\1/p' <<<"$last")
   line="$target: ${execs:-?} execs, ${speed:-?} exec/s, cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?}, peak RSS ${rss:-?} MB"
   if [ "$status" -ne 0 ]; then
-    grep -E '^==[0-9]+==|^SUMMARY|invariant failed|Fatal error|ALARM|out-of-memory|deadly signal' "$log" | head -20 || true
+    # The failure's message (which may span lines) and the sanitizer's summary.
+    sed -n '/Fatal error\|ERROR: \(AddressSanitizer\|libFuzzer\)\|ALARM/,/^SUMMARY/p' "$log" | grep -v '^ *#[0-9]' |
+      head -40 || true
     reproducer=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
     line="$line — FAILED (exit $status), reproducer: ${reproducer:-none written; see $log}"
     failed+=("$target")
