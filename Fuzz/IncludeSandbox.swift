@@ -6,20 +6,20 @@ import Glibc
 /// `/dev/zero`, no FIFOs, no `/proc`). It holds a few files that include each other, a cycle, a fan-out
 /// bounded by `maxIncludedFiles`, a drop-in directory and files with errors.
 enum IncludeSandbox {
-  /// The sandbox's root, created on first use and removed at exit.
+  /// The sandbox's root, created on first use: `STRATA_FUZZ_SANDBOX` (which `Scripts/fuzz.sh` points
+  /// into its scratch directory, so a crashed run leaves nothing in `/tmp`), else a temporary directory
+  /// removed at exit.
   static let root: String = {
+    if let given = getenv("STRATA_FUZZ_SANDBOX") {
+      let root = String(cString: given)
+      mkdir(root, 0o700)
+      populate(root)
+      return root
+    }
     var template = Array("/tmp/strata-fuzz-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed: errno \(errno)") }
     let root = String(cString: made)
-    for (path, content) in files {
-      let full = root + "/" + path
-      if content == nil {
-        mkdir(full, 0o700)
-      } else if let file = fopen(full, "w") {
-        _ = content!.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        fclose(file)
-      }
-    }
+    populate(root)
     atexit {
       // Best effort, with the sandbox's known layout: directories after their files.
       for (path, content) in IncludeSandbox.files.reversed() {
@@ -30,6 +30,19 @@ enum IncludeSandbox {
     }
     return root
   }()
+
+  /// Writes the sandbox's files under `root` (replacing what a previous run left).
+  private static func populate(_ root: String) {
+    for (path, content) in files {
+      let full = root + "/" + path
+      if content == nil {
+        mkdir(full, 0o700)
+      } else if let file = fopen(full, "w") {
+        _ = content!.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+      }
+    }
+  }
 
   /// Parse options whose `resolvePath` maps every path into the sandbox: `..`, `.` and empty components
   /// are dropped, so no path leaves it. At most 64 included files keep one input fast.

@@ -58,7 +58,7 @@ fi
 # Seeds: rewritten on every run (they are small); the corpora that grow are kept.
 rm -rf "$scratch/seeds"
 python3 Scripts/fuzz-seeds.py . "$scratch/seeds"
-STRATA_FUZZ_MAKE_SEEDS="$scratch/seeds" "$binary"
+STRATA_FUZZ_MAKE_SEEDS="$scratch/seeds" STRATA_FUZZ_SANDBOX="$PWD/$scratch/sandbox" "$binary"
 
 failed=()
 summary=()
@@ -69,7 +69,7 @@ for target in "${targets[@]}"; do
   echo "== fuzz: $target for $seconds s (log: $log)"
   status=0
   # Swift's own backtracer would race ASan's report of a trap; libFuzzer prints the stack instead.
-  SWIFT_BACKTRACE=enable=no STRATA_FUZZ_TARGET=$target "$binary" "$corpus" "$scratch/seeds/$target" \
+  SWIFT_BACKTRACE=enable=no STRATA_FUZZ_SANDBOX="$PWD/$scratch/sandbox" STRATA_FUZZ_TARGET=$target "$binary" "$corpus" "$scratch/seeds/$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
     -dict="Fuzz/Dictionaries/$target.dict" -artifact_prefix="$scratch/artifacts/$target-" \
     -print_final_stats=1 -reload=0 ${STRATA_FUZZ_ARGS:-} >"$log" 2>&1 || status=$?
