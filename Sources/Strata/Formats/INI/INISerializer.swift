@@ -97,10 +97,11 @@ struct INISerializer {
     }
   }
 
-  /// A key or section name: bare when it reads back as itself, else quoted.
+  /// A key or section name: bare when it reads back as itself, else quoted. A leading U+FEFF is quoted
+  /// because as the file's first key the reader would take it for a byte order mark.
   private mutating func writeName(_ name: String) {
     let bare =
-      !name.isEmpty
+      !name.isEmpty && !name.utf8.starts(with: [0xEF, 0xBB, 0xBF])
       && name.utf8.allSatisfy { byte in
         switch byte {
         case 0x00...0x20, 0x7F, INIByte.doubleQuote, INIByte.singleQuote, INIByte.hash, INIByte.semicolon,

@@ -18,7 +18,8 @@
 /// Writing: ``serialize(_:)`` writes XML the way Apple's tools do (tabs, DOCTYPE, keys in table order).
 /// XML dates hold whole seconds, so fractional seconds are truncated (toward the past) when writing XML;
 /// binary dates keep full precision. Strings with control characters other than tab, newline and
-/// carriage return cannot be written as XML; write them with ``serializeBinary(_:)``.
+/// carriage return, and dates outside the years 0000 to 9999, cannot be written as XML; write them with
+/// ``serializeBinary(_:)``.
 public struct PropertyListFormat: ConfigFormat {
   /// The format's name, `plist`.
   public static let name = "plist"
@@ -67,7 +68,8 @@ public struct PropertyListFormat: ConfigFormat {
 
   /// Serializes a tree (a table at the top) as an XML property list in Apple's layout.
   /// - Throws: ``StrataError`` `typeMismatch` when the top is not a table, `invalidValue` for a string
-  ///   that XML cannot hold, `nestingTooDeep` beyond 512 levels.
+  ///   or a date (outside the years 0000 to 9999) that XML cannot hold, `nestingTooDeep` beyond 512
+  ///   levels.
   public func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
     try Self.requireTable(value)
     return try XMLPropertyListSerializer.serialize(value)

@@ -160,7 +160,11 @@ private func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
   return era * 146_097 + dayOfEra - 719_468
 }
 
+/// The dates `<date>` text can hold, in seconds since 1970: 0000-01-01T00:00:00Z up to the end of 9999.
+let xmlDateSeconds: Range<Double> = -62_167_219_200..<253_402_300_800
+
 /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ`, dropping fractional seconds (rounding toward the past).
+/// The date must be in ``xmlDateSeconds``.
 func formatDate(_ date: Date) -> String {
   let total = Int(date.timeIntervalSince1970.rounded(.down))
   let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400

@@ -41,6 +41,13 @@ struct XMLPropertyListSerializer {
     case .bool(let b):
       append(b ? "<true/>\n" : "<false/>\n")
     case .date(let d):
+      // A binary plist can hold any finite date; XML's text has four-digit years.
+      guard xmlDateSeconds.contains(d.timeIntervalSince1970) else {
+        throw StrataError(
+          .invalidValue,
+          "the date \(d.timeIntervalSince1970) s from 1970 cannot be written in an XML property list, "
+            + "which holds the years 0000 to 9999; use binary")
+      }
       append("<date>\(formatDate(d))</date>\n")
     case .data(let d):
       writeData(d, depth: depth)

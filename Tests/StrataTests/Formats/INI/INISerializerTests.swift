@@ -83,6 +83,18 @@ struct INISerializerTests {
         """)
   }
 
+  /// Found by fuzzing: the flag line ` \u{FEFF}` is the key U+FEFF, which written bare at the start
+  /// of a file read back as a byte order mark followed by `= true`.
+  @Test func aKeyStartingWithU_FEFFIsQuoted() throws {
+    let parsed = try ini.parse([0x20, 0xEF, 0xBB, 0xBF], path: "bom.ini", options: ParseOptions()).root
+    #expect(parsed == table([("\u{FEFF}", s("true"))]))
+    #expect(try text(parsed) == "\"\u{FEFF}\" = true\n")
+    let tree = table([("\u{FEFF}a", s("1")), ("b\u{FEFF}", s("2"))])
+    #expect(try text(tree) == "\"\u{FEFF}a\" = 1\nb\u{FEFF} = 2\n")
+    #expect(try ini.parse(ini.serialize(parsed), path: "again.ini", options: ParseOptions()).root == parsed)
+    #expect(try ini.parse(ini.serialize(tree), path: "again.ini", options: ParseOptions()).root == tree)
+  }
+
   @Test func nonStringsAsText() throws {
     let date = Date(timeIntervalSince1970: 1_700_000_000)
     let tree = table([

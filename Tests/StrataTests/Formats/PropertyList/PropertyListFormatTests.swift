@@ -102,6 +102,33 @@ private let sample = table([
     #expect(try format.parse(format.serializeBinary(tree), path: "b", options: ParseOptions()).root == tree)
   }
 
+  /// Found by fuzzing: a binary date of 1e300 seconds crashed the XML writer (`Int(Double)` overflow),
+  /// and dates past 9999 were written as five-digit years that XML cannot read back.
+  @Test func refusesDatesXMLCannotHoldInsteadOfCrashing() throws {
+    let date = (0..<8).reversed().map { UInt8(truncatingIfNeeded: (1e300).bitPattern >> ($0 * 8)) }
+    let huge = bplist([[0xD1, 1, 2], [0x51, UInt8(ascii: "k")], [0x33] + date])
+    let root = try format.parse(huge, path: "b.plist", options: ParseOptions()).root
+    #expect(throws: StrataError.self) { try format.serialize(root) }
+    #expect(try format.parse(format.serializeBinary(root), path: "b", options: ParseOptions()).root == root)
+
+    let cases: [(seconds: Double, text: String?)] = [
+      (-62_167_219_200, "0000-01-01T00:00:00Z"), (253_402_300_799.5, "9999-12-31T23:59:59Z"),
+      (-62_167_219_200.5, nil), (253_402_300_800, nil), (-1e300, nil), (1e300, nil),
+    ]
+    for (seconds, text) in cases {
+      let tree = table([("when", node(.date(Date(timeIntervalSince1970: seconds))))])
+      do {
+        let xml = String(decoding: try format.serialize(tree), as: UTF8.self)
+        #expect(text.map { xml.contains("<date>\($0)</date>") } == true, "\(seconds)")
+        let back = try format.parse(Array(xml.utf8), path: "x", options: ParseOptions()).root
+        #expect(back.value(at: "when")?.kind == .date(Date(timeIntervalSince1970: seconds.rounded(.down))))
+      } catch {
+        #expect(text == nil, "\(seconds): \(error)")
+        #expect(error.code == .invalidValue)
+      }
+    }
+  }
+
   @Test func largeCountsUseExtendedMarkersAndWideReferences() throws {
     let tree = table((0..<70_000).map { ("k\($0)", node(.integer($0 * 65_537))) })
     let binary = try format.serializeBinary(tree)
