@@ -224,18 +224,18 @@ public final class SettingsStore: Sendable {
   /// snapshot older than one it has seen). Only settings whose keys the change touched resolve again;
   /// the others, if they had seen `previous`, just move to the new generation with their cached value.
   private func publish(_ snapshot: Snapshot, previous: Snapshot) {
-    let boxes = state.withLock { state in state.registry.values.flatMap { $0 } }
+    let registry = state.withLock { state in state.registry }
     let affected = snapshot.affectedKeys(since: previous)
     var applied: Set<String> = []
     var diagnostics: [String: [Diagnostic]] = [:]
-    for box in boxes {
-      let key = box.key
-      if !affected.contains(key) && box.advance(from: previous.generation, to: snapshot.generation) {
-        continue
+    for (key, boxes) in registry {
+      let isAffected = affected.contains(key)
+      for box in boxes {
+        if !isAffected && box.advance(from: previous.generation, to: snapshot.generation) { continue }
+        applied.insert(key)
+        let found = box.apply(snapshot)
+        if !found.isEmpty { diagnostics[key, default: []] += found }
       }
-      applied.insert(key)
-      let found = box.apply(snapshot)
-      if !found.isEmpty { diagnostics[key, default: []] += found }
     }
     state.withLock { state in
       for key in applied { state.settingDiagnostics[key] = diagnostics[key] }
