@@ -161,8 +161,9 @@ public final class SettingsStore: Sendable {
       return (snapshot, load(reloading: reloading))
     }
     guard let published else { return }
-    publish(published, previous: previous)
-    announce(from: previous, to: published)
+    let changes = published.changes(since: previous)
+    publish(published, previous: previous, affected: changes.affected)
+    announce(changes, from: previous, to: published)
   }
 
   private func load(reloading: Set<Int>?) -> Snapshot? {
@@ -194,12 +195,11 @@ public final class SettingsStore: Sendable {
       let candidate = Snapshot(
         generation: current.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys
       )
-      // The sources too, not only the merged root: a hidden lower value that changed is what a setting
-      // falls back to when the value above it does not convert.
+      // The sources, not only the merged root (which they determine): a hidden lower value that changed
+      // is what a setting falls back to when the value above it does not convert.
       guard
-        !candidate.root.isIdentical(to: current.root) || candidate.diagnostics != current.diagnostics
-          || candidate.declaredSecretKeys != current.declaredSecretKeys
-          || !Self.sameSources(candidate.sources, current.sources) || current.generation == 0
+        !Self.sameSources(candidate.sources, current.sources) || candidate.diagnostics != current.diagnostics
+          || candidate.declaredSecretKeys != current.declaredSecretKeys || current.generation == 0
       else { return nil }
       current = candidate
       generationCounter.store(candidate.generation, ordering: .releasing)
@@ -223,9 +223,8 @@ public final class SettingsStore: Sendable {
   /// Tells the registered settings about a new snapshot (outside all locks; a setting ignores a
   /// snapshot older than one it has seen). Only settings whose keys the change touched resolve again;
   /// the others, if they had seen `previous`, just move to the new generation with their cached value.
-  private func publish(_ snapshot: Snapshot, previous: Snapshot) {
+  private func publish(_ snapshot: Snapshot, previous: Snapshot, affected: Set<String>) {
     let registry = state.withLock { state in state.registry }
-    let affected = snapshot.affectedKeys(since: previous)
     var applied: Set<String> = []
     var diagnostics: [String: [Diagnostic]] = [:]
     for (key, boxes) in registry {
@@ -243,24 +242,18 @@ public final class SettingsStore: Sendable {
   }
 
   /// Emits `reloaded` (when any leaf value changed) and `failed` (for each new error) events.
-  private func announce(from previous: Snapshot, to current: Snapshot) {
-    var changed: [String] = []
+  private func announce(_ changes: Snapshot.Changes, from previous: Snapshot, to current: Snapshot) {
     var files: [String] = []
     func note(_ path: String?) {
       if let path, !files.contains(path) { files.append(path) }
     }
-    for entry in current.entries {
-      let old = previous.entry(forKey: entry.key)
-      if old?.value != entry.value {
-        changed.append(entry.key)
-        note(entry.origin.path ?? entry.origin.description)
-        note(old?.origin.path)
-      }
-    }
-    for key in previous.keys where current.entry(forKey: key) == nil {
-      changed.append(key)
+    for key in changes.changedValues {
+      let origin = current.entry(forKey: key)?.origin
+      note(origin?.path ?? origin?.description)
       note(previous.entry(forKey: key)?.origin.path)
     }
+    for key in changes.removed { note(previous.entry(forKey: key)?.origin.path) }
+    let changed = changes.changedValues + changes.removed
     if !changed.isEmpty && previous.generation > 0 {
       emit(.reloaded(generation: current.generation, changedKeys: changed, files: files))
     }

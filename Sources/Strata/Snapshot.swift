@@ -186,28 +186,44 @@ extension Snapshot {
     return index
   }
 
-  /// The keys a setting could resolve differently here than in `previous`: every leaf whose value,
-  /// origin, scope, secrecy or shadowed values differ, every leaf only one of them has, and every table
-  /// above those (a setting may read a whole table).
-  func affectedKeys(since previous: Snapshot) -> Set<String> {
+  /// What changed since `previous`, found in one pass over the keys.
+  struct Changes {
+    /// The keys a setting could resolve differently: every leaf whose value, origin, scope, secrecy or
+    /// shadowed values differ, every leaf only one snapshot has, and every table above those (a setting
+    /// may read a whole table).
     var affected: Set<String> = []
-    func add(_ key: String) {
-      guard affected.insert(key).inserted else { return }
+    /// Leaves whose value (content, not origin) changed or appeared, in this snapshot's key order.
+    var changedValues: [String] = []
+    /// Leaves that `previous` had and this snapshot does not.
+    var removed: [String] = []
+  }
+
+  /// What changed since `previous` (see ``Changes``).
+  func changes(since previous: Snapshot) -> Changes {
+    var changes = Changes()
+    func affect(_ key: String) {
+      guard changes.affected.insert(key).inserted else { return }
       var rest = key[...]
       while let dot = rest.lastIndex(of: ".") {
         rest = rest[..<dot]
         // An ancestor already present brought its own ancestors with it.
-        if !affected.insert(String(rest)).inserted { break }
+        if !changes.affected.insert(String(rest)).inserted { break }
       }
     }
+    let mine = entriesByKey
+    let theirs = previous.entriesByKey
     for key in keys {
-      if let new = entriesByKey[key], let old = previous.entriesByKey[key], new.isIdentical(to: old) {
-        continue
-      }
-      add(key)
+      guard let new = mine[key] else { continue }
+      let old = theirs[key]
+      if let old, new.isIdentical(to: old) { continue }
+      affect(key)
+      if old?.value != new.value { changes.changedValues.append(key) }
     }
-    for key in previous.keys where entriesByKey[key] == nil { add(key) }
-    return affected
+    for key in previous.keys where mine[key] == nil {
+      affect(key)
+      changes.removed.append(key)
+    }
+    return changes
   }
 }
 
