@@ -117,7 +117,7 @@ struct INIFileParser {
           throw error(
             .syntax, "expected '.' or ']' after a quoted name, found \(INIByte.describe(bytes[p]))", at: p)
         }
-        if bytes[p] == INIByte.closeBracket { break }
+        if p < end && bytes[p] == INIByte.closeBracket { break }
         continue
       }
       if byte == INIByte.closeBracket || byte == INIByte.dot {

@@ -18,6 +18,9 @@ struct INIErrorTests {
     ("[a\"b\"]\n", "syntax 1:3"),
     ("[a \"b\" c]\n", "syntax 1:8"),
     ("[a \"b]\n", "syntax 1:7"),
+    // Found by the fuzzer: a dot after a quoted name at the very end of the file (no newline).
+    ("[a \"b\" .", "syntax 1:9"),
+    ("[a \"b\" .\t", "syntax 1:10"),
     ("[a \"b\\x\"]\n", "invalidEscape 1:6"),
     // Keys.
     ("= value\n", "syntax 1:1"),
