@@ -131,7 +131,11 @@ struct EncodingContext {
     case let value as Date: return .date(value)
     case let value as Data: return .data(value)
     case let value as URL:
-      return .string(value.isFileURL ? value.path(percentEncoded: false) : value.absoluteString)
+      // A local file URL is written as its path, which reads back as the same file URL; any other (a
+      // file URL with a host or an empty path too) as its absolute string.
+      let path = value.path(percentEncoded: false)
+      let isLocalPath = value.isFileURL && path.hasPrefix("/") && (value.host() ?? "").isEmpty
+      return .string(isLocalPath ? path : value.absoluteString)
     default: return nil
     }
   }
