@@ -8,9 +8,17 @@ import FoundationEssentials
 /// wrong shape) and `invalidValue` when it has the right shape but an unacceptable value (out of range).
 enum ScalarConversion {
   /// The place being decoded, for messages: the full dotted key and the type as the program wrote it.
+  /// Where a conversion happens, for messages. The key and the type's name are worked out only when a
+  /// message needs them: naming a type demangles its metadata, which costs more than the conversion.
   struct Site {
-    var key: String
-    var typeName: String
+    var baseKey: String
+    var path: [any CodingKey] = []
+    var type: Any.Type
+
+    /// The dotted key, with the coding path appended.
+    var key: String { CodingSupport.dottedKey(baseKey, path) }
+    /// The type as a user writes it (`Int`, `[String]`).
+    var typeName: String { CodingSupport.typeName(type) }
   }
 
   static func integer<I: FixedWidthInteger>(_ type: I.Type, _ node: SettingValue, _ site: Site)

@@ -54,8 +54,7 @@ struct DecodingContext {
   func decode<T: Decodable>(
     _ type: T.Type, from node: SettingValue, path: [any CodingKey], displayType: Any.Type? = nil
   ) throws(StrataError) -> T {
-    let site = ScalarConversion.Site(
-      key: CodingSupport.dottedKey(key, path), typeName: CodingSupport.typeName(displayType ?? T.self))
+    let site = ScalarConversion.Site(baseKey: key, path: path, type: displayType ?? T.self)
     if let leaf = try leaf(T.self, node, site) { return leaf }
     let decoder = NodeDecoder(node: node, codingPath: path, context: self, expectedType: T.self)
     do {
@@ -63,7 +62,7 @@ struct DecodingContext {
     } catch let error as StrataError {
       throw error
     } catch {
-      let site = ScalarConversion.Site(key: site.key, typeName: CodingSupport.typeName(T.self))
+      let site = ScalarConversion.Site(baseKey: key, path: path, type: T.self)
       throw translate(error, type: T.self, node: node, site: site)
     }
   }
@@ -130,9 +129,7 @@ struct NodeDecoder: Decoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   private var site: ScalarConversion.Site {
-    .init(
-      key: CodingSupport.dottedKey(context.key, codingPath),
-      typeName: CodingSupport.typeName(expectedType))
+    .init(baseKey: context.key, path: codingPath, type: expectedType)
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
