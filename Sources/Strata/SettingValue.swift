@@ -68,9 +68,9 @@ public struct SettingValue: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The node at a dotted key below this one (`"server.tls.certPath"`), or `nil`.
+  /// The node at a key below this one (`"server.tls.certPath"`, see ``SettingKey``), or `nil`.
   public func value(at key: String) -> SettingValue? {
-    value(atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    value(atComponents: SettingKey.names(in: key))
   }
 
   /// The node at a path of table keys below this one, or `nil`.

@@ -330,9 +330,9 @@ public final class SettingsStore: Sendable {
 }
 
 extension SettingValue {
-  /// Removes the value at a dotted key, and any table left empty by that.
+  /// Removes the value at a key (see ``SettingKey``), and any table left empty by that.
   mutating func remove(at key: String) {
-    remove(atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+    remove(atComponents: SettingKey.names(in: key)[...])
   }
 
   private mutating func remove(atComponents components: ArraySlice<String>) {

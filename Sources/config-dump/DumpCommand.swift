@@ -158,7 +158,7 @@ struct DumpCommand {
   }
 
   private func prefixes(of key: String) -> [String] {
-    let parts = key.split(separator: ".")
-    return (1..<max(parts.count, 1)).map { parts[0..<$0].joined(separator: ".") }
+    let names = SettingKey.names(in: key)
+    return (1..<max(names.count, 1)).map { SettingKey.join(names[0..<$0]) }
   }
 }

@@ -82,11 +82,10 @@ public struct EnvironmentLayer: Layer {
 }
 
 extension SettingValue {
-  /// Sets `value` at a dotted key below this table, creating tables on the way (and replacing any
-  /// non-table in the way).
+  /// Sets `value` at a key (see ``SettingKey``) below this table, creating tables on the way (and
+  /// replacing any non-table in the way).
   mutating func set(_ value: SettingValue, at key: String) {
-    set(
-      value, atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+    set(value, atComponents: SettingKey.names(in: key)[...])
   }
 
   private mutating func set(_ value: SettingValue, atComponents components: ArraySlice<String>) {

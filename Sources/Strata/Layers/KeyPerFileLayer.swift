@@ -69,6 +69,7 @@ public struct KeyPerFileLayer: Layer {
         guard let text = String(validating: bytes, as: UTF8.self) else {
           throw StrataError(.invalidUTF8, "the file is not UTF-8 text", path: path)
         }
+        // The file's name is a key: `db.password` sets `password` in table `db` (see SettingKey).
         let key = keyPrefix.map { $0 + "." + fileName } ?? fileName
         root.set(SettingValue(.string(text), origin: .file(path: path, line: 1, column: 1)), at: key)
       } catch {

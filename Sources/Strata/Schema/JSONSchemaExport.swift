@@ -1,6 +1,6 @@
 /// JSON Schema (draft 2020-12) for a ``SettingsSchema``, and back.
 ///
-/// Each setting is a property at its dotted path, with `type`, `default`, `description`, and Strata's
+/// Each setting is a property at its path (one nested `properties` object per name of its key), with `type`, `default`, `description`, and Strata's
 /// own keywords: `x-strata-type` (the Swift type), `x-strata-env` (the overriding variable),
 /// `x-strata-secret`, `x-strata-restart-required`, `x-strata-deprecated`, `x-strata-read-only`,
 /// `x-strata-validation`. Secrets get `writeOnly` and no default.
@@ -12,8 +12,8 @@ extension SettingsSchema {
   public func jsonSchema(title: String, environmentPrefix: String? = nil) -> SettingValue {
     var properties = SettingValue.emptyTable(origin: .codeDefault)
     for entry in entries {
-      let components = entry.key.split(separator: ".").map(String.init)
-      properties.insertSchema(leaf(entry, environmentPrefix: environmentPrefix), at: components[...])
+      let names = SettingKey.names(in: entry.key)
+      properties.insertSchema(leaf(entry, environmentPrefix: environmentPrefix), at: names[...])
     }
     return schemaTable([
       ("$schema", schemaString("https://json-schema.org/draft/2020-12/schema")),
@@ -40,7 +40,7 @@ extension SettingsSchema {
     throws(StrataError)
   {
     for (name, node) in properties.table ?? SettingTable() {
-      let key = prefix.isEmpty ? name : prefix + "." + name
+      let key = SettingKey.appending(name, to: prefix)
       let isSetting = node.value(at: "x-strata-type") != nil
       if !isSetting, let nested = node.value(at: "properties") {
         try collect(nested, prefix: key, into: &entries)

@@ -33,7 +33,7 @@ extension SettingsSchema {
     guard case .table(let table) = node.kind else { return node }
     var result = SettingTable()
     for (name, child) in table {
-      let key = prefix.isEmpty ? name : prefix + "." + name
+      let key = SettingKey.appending(name, to: prefix)
       if let entry = entry(forKey: key) {
         do {
           result[name] = try convert(child, to: entry.type, key: key)
@@ -151,7 +151,7 @@ extension SettingValue {
     guard case .table(let table) = kind else { return self }
     var result = SettingTable()
     for (name, child) in table {
-      result[name] = child.redacting(keys, prefix: prefix.isEmpty ? name : prefix + "." + name)
+      result[name] = child.redacting(keys, prefix: SettingKey.appending(name, to: prefix))
     }
     return SettingValue(.table(result), origin: origin)
   }

@@ -74,7 +74,7 @@ public struct SettingsSchema: Sendable {
   /// value is a table (a `Codable` struct or a dictionary).
   public func declares(_ key: String) -> Bool {
     entries.contains { entry in
-      entry.key == key || (key.hasPrefix(entry.key + ".") && entry.type.isTable)
+      entry.key == key || (entry.type.isTable && SettingKey.isKey(key, within: entry.key))
     }
   }
 

@@ -42,12 +42,13 @@ struct INIEditor {
       // Leaf by leaf: set the new leaves, remove the old ones the new table no longer has.
       var newKeys: Set<String> = []
       for (name, child) in table {
-        newKeys.insert(key + "." + name)
-        try apply(child, at: key + "." + name)
+        let childKey = SettingKey.appending(name, to: key)
+        newKeys.insert(childKey)
+        try apply(child, at: childKey)
       }
       var stale: [String] = []
       current.value(at: key)?.forEachLeaf(prefix: key) { leaf, _ in
-        if !newKeys.contains(where: { leaf == $0 || leaf.hasPrefix($0 + ".") }) { stale.append(leaf) }
+        if !newKeys.contains(where: { SettingKey.isKey(leaf, within: $0) }) { stale.append(leaf) }
       }
       for leaf in stale { try apply(nil, at: leaf) }
       return
@@ -205,7 +206,7 @@ struct INIEditor {
     }
     while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
     if end > start { return Array(bytes[start..<end]) }
-    return INISerializer.encodedName(String(fallback.split(separator: ".").last ?? ""))
+    return INISerializer.encodedName(SettingKey.lastName(of: fallback))
   }
 
   /// `name = v` for a scalar, or one `name[] = v` line per element.
@@ -258,7 +259,7 @@ extension INIEditor {
   /// Adds `key = value` where it belongs: the last section named by the longest prefix of the key,
   /// else a new section at the end (or the top, for a key without a section).
   mutating func insert(_ value: SettingValue, at key: String) throws(StrataError) {
-    let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let components = SettingKey.names(in: key)
     let headers = self.headers
     let starts = lineStarts
     for split in stride(from: components.count - 1, through: 0, by: -1) {

@@ -82,7 +82,7 @@ struct INISerializer {
     }
   }
 
-  private func dotted(_ path: [String], _ key: String) -> String { (path + [key]).joined(separator: ".") }
+  private func dotted(_ path: [String], _ key: String) -> String { SettingKey.join(path + [key]) }
 
   /// The text of a scalar: strings as they are, other types as their usual text form.
   static func text(of value: SettingValue) -> String {

@@ -274,5 +274,5 @@ final class INITreeBuilder {
     Self.display(prefix + parts.map(\.name))
   }
 
-  static func display(_ path: [String]) -> String { path.joined(separator: ".") }
+  static func display(_ path: [String]) -> String { SettingKey.join(path) }
 }
