@@ -1,5 +1,6 @@
 /// A directory where each file is one setting: the file's name is the key, its content the value — the
 /// shape of a Kubernetes ConfigMap or Secret volume (`/etc/secrets/db.password` holds the password).
+/// The name is read as a key (see ``SettingKey``): `db.password` sets `password` in table `db`.
 ///
 /// Names starting with `.` are skipped (kubelet's `..data` link and `..2024_…` directories, editor
 /// temporaries), as are `~` backups and sub-directories. Symlinks are followed, so the `..data` swap
