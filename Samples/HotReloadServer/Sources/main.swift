@@ -27,6 +27,8 @@ if arguments.contains("--help") {
     """)
   exit(0)
 }
+// From the start: `systemctl reload` while the files load must reload, not kill the server.
+SettingsStore.catchHangupSignals()
 let root = option("--root") ?? "Samples/HotReloadServer/root"
 var environment = ProcessInfo.processInfo.environment
 environment["HOME"] = "/home/user"  // the user layer lives inside the root
