@@ -19,6 +19,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
       case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
+      case tooManyValues
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -67,6 +68,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let writeFailed = Code(.writeFailed)
     /// A file whose owner or mode lets others change it (refused), or read a secret in it (a warning).
     public static let insecurePermissions = Code(.insecurePermissions)
+    /// A document expands to more values than ``ParseOptions/maxValues`` allows.
+    public static let tooManyValues = Code(.tooManyValues)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }

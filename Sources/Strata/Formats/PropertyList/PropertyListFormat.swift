@@ -47,7 +47,8 @@ public struct PropertyListFormat: ConfigFormat {
             .invalidPropertyList, "unsupported binary plist version \"\(version)\"; only bplist00 is read",
             path: path)
         }
-        var parser = BinaryPropertyListParser(bytes: buffer, path: path, maxDepth: options.maxDepth)
+        var parser = BinaryPropertyListParser(
+          bytes: buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues)
         root = try parser.parse()
         diagnostics = parser.diagnostics
       } else {
