@@ -105,8 +105,11 @@ func parseReal(_ text: UnsafeBufferPointer<UInt8>) -> Result<Double, ScalarError
   let range = trimmed(text)
   let s = String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
   if let value = Double(s) { return .success(value) }
+  // The text is not repeated in the message: a value may be a secret.
   return .failure(
-    ScalarError(code: .invalidNumber, message: "invalid <real> \"\(s)\"", offset: range.lowerBound))
+    ScalarError(
+      code: .invalidNumber, message: "invalid <real>: expected a decimal number, nan, inf or -inf",
+      offset: range.lowerBound))
 }
 
 /// Parses `<date>` text: ISO 8601 in UTC, `2024-01-02T03:04:05Z`, whole seconds.
@@ -116,7 +119,7 @@ func parseDate(_ text: UnsafeBufferPointer<UInt8>) -> Result<Date, ScalarError> 
   let failure = Result<Date, ScalarError>.failure(
     ScalarError(
       code: .invalidPropertyList,
-      message: "invalid <date> \"\(String(decoding: s, as: UTF8.self))\"; expected YYYY-MM-DDTHH:MM:SSZ",
+      message: "invalid <date>: expected YYYY-MM-DDTHH:MM:SSZ",
       offset: range.lowerBound))
   // Separators sit at fixed places; every other place must be a digit.
   guard s.count == 20 else { return failure }
