@@ -102,10 +102,11 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     return path
   }
 
-  /// `path:line:column: message`, as compilers print.
+  /// `path:line:column: message`, as compilers print, on one line: control characters in the path or
+  /// the message are escaped.
   public var description: String {
-    if let location { return "\(location): \(message)" }
-    return message
+    if let location { return "\(location.escapingControlCharacters): \(message.escapingControlCharacters)" }
+    return message.escapingControlCharacters
   }
 }
 
@@ -130,9 +131,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     self.error = error
   }
 
-  /// `path:line:column: error: message`, as `config-dump --check` prints it.
+  /// `path:line:column: error: message`, as `config-dump --check` prints it, on one line: control
+  /// characters in the path or the message are escaped.
   public var description: String {
-    if let location = error.location { return "\(location): \(severity.rawValue): \(error.message)" }
-    return "\(severity.rawValue): \(error.message)"
+    let message = error.message.escapingControlCharacters
+    if let location = error.location {
+      return "\(location.escapingControlCharacters): \(severity.rawValue): \(message)"
+    }
+    return "\(severity.rawValue): \(message)"
   }
 }
