@@ -32,6 +32,10 @@ public struct ParseOptions: Sendable {
   public var maxDepth: Int
   /// The most files one INI file may include, directly or not (default 256).
   public var maxIncludedFiles: Int
+  /// Directories INI `!include` and `!includedir` may read besides the including file's own directory
+  /// tree (default none): an include that leaves them (`/etc/shadow`, `../../x`, a link pointing out)
+  /// is an `includeOutsideTree` error.
+  public var includeDirectories: [String] = []
   /// The most values (keys, scalars, arrays and tables) one document may expand to where a small file
   /// can stand for a large tree: binary property lists whose containers are shared (default 1,000,000).
   /// More is a `tooManyValues` error naming the file.

@@ -19,7 +19,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
       case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
-      case tooManyValues
+      case tooManyValues, includeOutsideTree
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -70,6 +70,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let insecurePermissions = Code(.insecurePermissions)
     /// A document expands to more values than ``ParseOptions/maxValues`` allows.
     public static let tooManyValues = Code(.tooManyValues)
+    /// An INI include that leaves the configuration's directories (see ``ParseOptions/includeDirectories``).
+    public static let includeOutsideTree = Code(.includeOutsideTree)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }

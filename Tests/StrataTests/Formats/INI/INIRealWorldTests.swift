@@ -146,7 +146,9 @@ struct INIRealWorldTests {
           atPath: realWorldDirectory + "/" + dropIn, toPath: root + "/etc/mysql/conf.d/" + dropIn)
       }
       let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: realWorldDirectory + "/" + name)))
-      let options = ParseOptions(resolvePath: { root + $0 })
+      var options = ParseOptions(resolvePath: { root + $0 })
+      // The files are read from the test's folder, but include MySQL's tree, as in /etc/mysql/my.cnf.
+      options.includeDirectories = ["/etc/mysql"]
       return try INIFormat().parse(bytes, path: name, options: options)
     }
   }
