@@ -102,12 +102,14 @@ public struct FileLayer: Layer {
     return paths
   }
 
-  /// Whether a drop-in masks rather than configures: empty, or a symlink to `/dev/null`.
+  /// Whether a drop-in masks rather than configures: an empty regular file, or a symlink to
+  /// `/dev/null`, as systemd documents. Anything else that is empty (a FIFO, a socket, a dangling link)
+  /// is loaded, and so reported, instead of silently masking.
   static func isMask(_ resolvedPath: String) -> Bool {
     if FileSystem.entry(at: resolvedPath) == .symlink, FileSystem.symlinkTarget(resolvedPath) == "/dev/null" {
       return true
     }
-    return FileSystem.size(of: resolvedPath) == 0
+    return FileSystem.isEmptyRegularFile(resolvedPath)
   }
 
   /// Loads one file, refusing it first if its permissions are unsafe and the layer requires safe ones.
@@ -117,6 +119,8 @@ public struct FileLayer: Layer {
         withSystemFile: context.options.resolvePath(path), reportedAs: path)
     {
       contents.diagnostics.append(Diagnostic(.error, problem))
+      // What was read while the file was safe stays; what it holds now is not trusted.
+      if let lastGood = context.cache?.lookup(path) { Self.append(lastGood.document, to: &contents) }
       return
     }
     Self.loadFile(path, into: &contents, options: context.options, cache: context.cache)
@@ -160,7 +164,11 @@ public struct FileLayer: Layer {
       cache?.store(DocumentCache.Entry(hash: hash, document: document), for: path)
       append(document, to: &contents)
     } catch {
+      // A file that grew past the limit, became unreadable, or was replaced by something that is not a
+      // regular file keeps its last good document, as a syntax error does; only a real deletion
+      // (`read` returning nil above) removes its values.
       contents.diagnostics.append(Diagnostic(.error, error))
+      if let lastGood = cache?.lookup(path) { append(lastGood.document, to: &contents) }
     }
   }
 

@@ -25,6 +25,12 @@ enum FileSystem {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
+  /// Whether `path` is a regular file (following symlinks) of zero bytes.
+  static func isEmptyRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
+  }
+
   /// The size of the file at `path` (following symlinks), or `nil` when it cannot be stat'ed.
   static func size(of path: String) -> Int? {
     var info = stat()
