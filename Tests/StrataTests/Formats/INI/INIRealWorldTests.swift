@@ -69,20 +69,12 @@ private func configparserView(of path: String) throws -> (
   let script = NSTemporaryDirectory() + "strata-configparser-\(UUID().uuidString).py"
   try configparserScript.write(toFile: script, atomically: true, encoding: .utf8)
   defer { try? FileManager.default.removeItem(atPath: script) }
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["python3", script, path]
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardOutput = output
-  process.standardError = errors
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
+  let result = try Spawn.run("/usr/bin/env", ["python3", script, path])
+  let data = Data(result.output.utf8)
+  let errorText = result.errors
+  guard result.status == 0 else {
     struct PythonFailed: Error, CustomStringConvertible { var description: String }
-    if process.terminationStatus == 127 {
+    if result.status == 127 {
       throw PythonFailed(
         description: "python3 is required for the configparser comparison but was not found on PATH")
     }

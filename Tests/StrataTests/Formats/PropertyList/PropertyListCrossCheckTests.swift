@@ -77,16 +77,8 @@ private let script = #"""
 
 /// Runs `python3` with arguments; fails the test with a clear message when Python is missing.
 private func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["python3"] + arguments
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  process.standardError = pipe
-  try process.run()
-  let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return (process.terminationStatus, output)
+  let result = try Spawn.run("/usr/bin/env", ["python3"] + arguments)
+  return (result.status, result.output + result.errors)
 }
 
 /// Turns the typed description written by the script into a tree.
