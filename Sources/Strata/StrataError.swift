@@ -19,7 +19,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
       case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
-      case tooManyValues, includeOutsideTree
+      case tooManyValues, includeOutsideTree, skipped
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -72,6 +72,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let tooManyValues = Code(.tooManyValues)
     /// An INI include that leaves the configuration's directories (see ``ParseOptions/includeDirectories``).
     public static let includeOutsideTree = Code(.includeOutsideTree)
+    /// A file that was not loaded because of its name (a note: a drop-in directory's `README`, a backup).
+    public static let skipped = Code(.skipped)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }
@@ -120,6 +122,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     case error
     /// The file was used; something in it deserves attention.
     case warning
+    /// Nothing is wrong, but a person checking the configuration may want to know (a file that was
+    /// skipped because of its name). Only `config-dump --check` prints notes.
+    case note
   }
 
   /// How serious the problem is.

@@ -18,6 +18,8 @@ struct Arguments {
   var showSecrets = false
   var keyPerFileDirectories: [String] = []
   var watch = false
+  /// The format of FILE arguments whose names do not say (`--input-format ini`).
+  var inputFormat: String?
 
   /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
   struct UsageError: Error {
@@ -66,6 +68,13 @@ struct Arguments {
           throw UsageError(message: "unknown format '\(text)'; expected one of: \(names)")
         }
         result.format = format
+      case "--input-format":
+        let text = try value(for: name, inline: inline)
+        guard Formats.format(named: text) != nil else {
+          let names = Formats.all.map { type(of: $0).name }.joined(separator: ", ")
+          throw UsageError(message: "unknown input format '\(text)'; expected one of: \(names)")
+        }
+        result.inputFormat = text
       case "--max-file-size":
         let text = try value(for: name, inline: inline)
         guard let size = Int(text), size > 0 else {
@@ -107,5 +116,8 @@ struct Arguments {
     }
     if check && key != nil { throw UsageError(message: "--check and --key cannot be used together") }
     if watch && check { throw UsageError(message: "--watch and --check cannot be used together") }
+    if inputFormat != nil && files.isEmpty {
+      throw UsageError(message: "--input-format applies to FILE arguments; give at least one")
+    }
   }
 }

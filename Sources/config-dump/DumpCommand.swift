@@ -35,17 +35,19 @@ struct DumpCommand {
     if arguments.check {
       for diagnostic in diagnostics { output("\(diagnostic)\n") }
       let errorCount = diagnostics.filter { $0.severity == .error }.count
+      let warningCount = diagnostics.filter { $0.severity == .warning }.count
+      let skippedCount = diagnostics.filter { $0.severity == .note && $0.error.code == .skipped }.count
       let files = Set(
         snapshot.sources.compactMap { $0.document.root.origin.path ?? Optional($0.document.path) }
       )
       .filter { $0.hasPrefix("/") || $0.contains(".") }
       output(
         "checked \(files.count) file\(files.count == 1 ? "" : "s"), \(snapshot.keys.count) keys: "
-          + "\(errorCount) error\(errorCount == 1 ? "" : "s"), \(diagnostics.count - errorCount) warning"
-          + "\(diagnostics.count - errorCount == 1 ? "" : "s")\n")
+          + "\(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning"
+          + "\(warningCount == 1 ? "" : "s")" + (skippedCount > 0 ? ", \(skippedCount) skipped" : "") + "\n")
       return errorCount > 0 ? .configurationError : .success
     }
-    for diagnostic in diagnostics { errors("\(diagnostic)\n") }
+    for diagnostic in diagnostics where diagnostic.severity != .note { errors("\(diagnostic)\n") }
     var options = DumpOptions(
       format: arguments.format, showOrigin: arguments.showOrigin, showShadowed: arguments.showShadowed,
       environmentPrefix: environmentPrefix)
@@ -136,7 +138,10 @@ struct DumpCommand {
       layers += layout.layers.filter { $0.scope != .environment }
     }
     for file in arguments.files {
-      layers.append(FileLayer(scope: .user, name: file, files: [file], requiresFiles: true))
+      layers.append(
+        FileLayer(
+          scope: .user, name: file, files: [file], requiresFiles: true,
+          format: arguments.inputFormat.flatMap(Formats.format(named:))))
     }
     for directory in arguments.keyPerFileDirectories {
       layers.append(KeyPerFileLayer(scope: .user, directory: directory))

@@ -5,8 +5,9 @@ let usage = """
   Prints the merged effective configuration, with where each value came from.
 
   Sources (lowest first; later wins per key, tables merge, arrays replace):
-    FILE...               .json, .plist (XML or binary), .ini/.conf/.cfg files, stacked in the
-                          order given
+    FILE...               .json, .plist (XML or binary), .ini/.conf/.cfg/.cnf files, stacked in
+                          the order given
+    --input-format F      the format of FILE arguments whose names do not say: ini, json, plist
     --app NAME            the standard layers of app NAME:
                             /usr/lib/NAME/NAME.{plist,json,ini} and NAME.conf.d/*   (vendor)
                             /etc/NAME/NAME.{plist,json,ini} and NAME.conf.d/*       (system)
@@ -41,7 +42,8 @@ let usage = """
                           "pendingRestart": true (a running program keeps its old value);
                           stop with Ctrl-C (SIGINT) or SIGTERM
     --check               parse everything and print each problem as
-                          path:line:column: error|warning: message
+                          path:line:column: error|warning: message, and each drop-in skipped for
+                          its name as path: note: skipped: why
     -h, --help            show this help
 
   Exit status:

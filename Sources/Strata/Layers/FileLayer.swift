@@ -26,14 +26,18 @@ public struct FileLayer: Layer {
   /// Whether a missing main file is an error (for files named explicitly, as on a command line) rather
   /// than an absent layer.
   public var requiresFiles: Bool
+  /// The format of the main files, for names that do not say (`my.cnf.fallback`, fail2ban's
+  /// `jail.local`); `nil` (the default): each file's extension chooses.
+  public var format: (any ConfigFormat)?
 
   /// Creates a file layer.
   public init(
     scope: Scope, name: String? = nil, files: [String], dropInDirectory: String? = nil,
     overridingDropInDirectory: String? = nil, dropInExtensions: [String] = Formats.allExtensions,
-    maxDropIns: Int = 1000, requiresFiles: Bool = false
+    maxDropIns: Int = 1000, requiresFiles: Bool = false, format: (any ConfigFormat)? = nil
   ) {
     self.requiresFiles = requiresFiles
+    self.format = format
     self.requiresSafePermissions = scope == .vendor || scope == .system
     self.scope = scope
     self.name = name ?? scope.description
@@ -52,12 +56,12 @@ public struct FileLayer: Layer {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
         continue
       }
-      loadChecked(file, into: &contents, context: context)
+      loadChecked(file, format: format, into: &contents, context: context)
     }
     if let dropInDirectory {
       contents.paths.append(dropInDirectory)
       for file in dropIns(in: dropInDirectory, into: &contents, options: context.options) {
-        loadChecked(file, into: &contents, context: context)
+        loadChecked(file, format: nil, into: &contents, context: context)
       }
     }
     return contents
@@ -83,6 +87,11 @@ public struct FileLayer: Layer {
       let resolved = options.resolvePath(overridingDropInDirectory)
       overridden = Set(
         (try? FileSystem.contents(ofDirectory: resolved, reportedAs: overridingDropInDirectory)) ?? [])
+    }
+    for name in names.sorted() {
+      guard let reason = DropInNames.skipReason(name, extensions: dropInExtensions) else { continue }
+      contents.diagnostics.append(
+        Diagnostic(.note, StrataError(.skipped, "skipped: \(reason)", path: joinPath(directory, name))))
     }
     var paths: [String] = []
     for name in DropInNames.sorted(names, extensions: dropInExtensions) where !overridden.contains(name) {
@@ -113,7 +122,9 @@ public struct FileLayer: Layer {
   }
 
   /// Loads one file, refusing it first if its permissions are unsafe and the layer requires safe ones.
-  private func loadChecked(_ path: String, into contents: inout LayerContents, context: LoadContext) {
+  private func loadChecked(
+    _ path: String, format: (any ConfigFormat)?, into contents: inout LayerContents, context: LoadContext
+  ) {
     if requiresSafePermissions,
       let problem = FilePermissions.problem(
         withSystemFile: context.options.resolvePath(path), reportedAs: path)
@@ -123,20 +134,18 @@ public struct FileLayer: Layer {
       if let lastGood = context.cache?.lookup(path) { Self.append(lastGood.document, to: &contents) }
       return
     }
-    Self.loadFile(path, into: &contents, options: context.options, cache: context.cache)
+    Self.loadFile(path, format: format, into: &contents, options: context.options, cache: context.cache)
   }
 
   /// Loads one file into `contents`. An empty main file is an empty document, not a syntax error, so
   /// that `: > file` clears a layer as it does for systemd. With a cache, an unchanged file reuses its
   /// document, and a file that no longer parses keeps its last good one (the error is still reported).
   static func loadFile(
-    _ path: String, into contents: inout LayerContents, options: ParseOptions, cache: DocumentCache?
+    _ path: String, format: (any ConfigFormat)? = nil, into contents: inout LayerContents,
+    options: ParseOptions, cache: DocumentCache?
   ) {
-    do {
-      guard let format = Formats.format(forPath: path) else {
-        _ = try Formats.load(path: path, options: options)  // throws the unknown-type error
-        return
-      }
+    do throws(StrataError) {
+      guard let format = format ?? Formats.format(forPath: path) else { throw Formats.unknownType(path) }
       guard
         let bytes = try FileReader.read(
           options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)

@@ -23,8 +23,8 @@ final class INIParseSession {
     }
   }()
 
-  /// Extensions `!includedir` reads: the registry's INI extensions plus MySQL's `.cnf`.
-  static let directoryExtensions = INIFormat.fileExtensions + ["cnf"]
+  /// Extensions `!includedir` reads: INI's, MySQL's `.cnf` among them.
+  static let directoryExtensions = INIFormat.fileExtensions
 
   init(path: String, options: ParseOptions) {
     self.options = options

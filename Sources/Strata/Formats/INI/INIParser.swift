@@ -212,15 +212,18 @@ struct INIFileParser {
     }
     if isPlain && !(keyEnd - start >= 2 && bytes[keyEnd - 1] == INIByte.closeBracket) {
       let key = string(start, keyEnd)
-      let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
+      let (keyLine, keyColumn) = (line, start - lineStart + 1)  // a value may move on to later lines
+      let (value, valueOrigin, next) = try parseValue(
+        from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
       try session.tree.set(
         SettingValue(.string(value), origin: valueOrigin), key: key,
-        hash: INITable.keyHash(UnsafeBufferPointer(rebasing: bytes[start..<keyEnd])), line: line,
-        column: start - lineStart + 1, in: section, prefix: sectionPath, file: path)
+        hash: INITable.keyHash(UnsafeBufferPointer(rebasing: bytes[start..<keyEnd])), line: keyLine,
+        column: keyColumn, in: section, prefix: sectionPath, file: path)
       return next
     }
     let isArray = try parseKeyParts(start, keyEnd)
-    let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
+    let (value, valueOrigin, next) = try parseValue(
+      from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
     try session.tree.set(
       SettingValue(.string(value), origin: valueOrigin), at: parts, in: section, prefix: sectionPath,
       append: isArray, file: path)

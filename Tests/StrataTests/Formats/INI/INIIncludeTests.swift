@@ -100,7 +100,7 @@ struct INIIncludeTests {
 
   @Test func missingIncludeIsNotFoundAtTheDirective() throws {
     #expect(
-      failure(try parseTree(["/etc/demo/main.ini": "a = 1\n  !include nope.ini\n"]))
+      failure(try parseTree(["/etc/demo/main.ini": "  a = 1\n  !include nope.ini\n"]))
         == "notFound /etc/demo/main.ini:2:3")
     #expect(
       failure(try parseTree(["/etc/demo/main.ini": "!includedir nope.d\n"]))

@@ -196,8 +196,12 @@ struct INIRealWorldTests {
           skipped.insert(components)
           continue
         }
-        // configparser joins deeper-indented lines to the value; Strata reads them as lines of their own.
-        if let newline = value.firstIndex(of: "\n") { expected = String(value[..<newline]) }
+        // Lines indented deeper than their key continue its value in both, joined with newlines; but
+        // Strata also joins a line ending in `\` to the next, where configparser keeps both.
+        if value.contains("\\\n") {
+          skipped.insert(components)
+          continue
+        }
       } else {
         // A flag: Strata takes the whole name literally and sets it to "true".
         components.append(key)
@@ -212,8 +216,6 @@ struct INIRealWorldTests {
       compared += 1
     }
     for (path, (_, line)) in ours where !matched.contains(path) {
-      // Lines configparser appended to a previous value are keys or flags of their own in Strata.
-      if theirs.continuation.contains(line) { continue }
       if skipped.contains(path) { continue }
       Issue.record("\(name): Strata has \(path) (line \(line)), configparser does not")
     }
