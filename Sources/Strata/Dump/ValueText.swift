@@ -8,6 +8,7 @@ enum ValueText {
     switch value.kind {
     case .string(let s): escapeControls(s)
     case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
     case .date(let d): d.formatted(.iso8601)

@@ -137,8 +137,8 @@ public struct FileLayer: Layer {
     Self.loadFile(path, format: format, into: &contents, options: context.options, cache: context.cache)
   }
 
-  /// Loads one file into `contents`. An empty main file is an empty document, not a syntax error, so
-  /// that `: > file` clears a layer as it does for systemd. With a cache, an unchanged file reuses its
+  /// Loads one file into `contents`. An empty (or blank) main file is an empty document, not a syntax
+  /// error, so that `: > file` clears a layer as it does for systemd. With a cache, an unchanged file reuses its
   /// document, and a file that no longer parses keeps its last good one (the error is still reported).
   static func loadFile(
     _ path: String, format: (any ConfigFormat)? = nil, into contents: inout LayerContents,
@@ -159,7 +159,7 @@ public struct FileLayer: Layer {
         return
       }
       var document = Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
-      if !bytes.isEmpty {
+      if !Self.isBlank(bytes) {
         do {
           document = try format.parse(bytes, path: path, options: options)
         } catch {
@@ -179,6 +179,13 @@ public struct FileLayer: Layer {
       contents.diagnostics.append(Diagnostic(.error, error))
       if let lastGood = cache?.lookup(path) { append(lastGood.document, to: &contents) }
     }
+  }
+
+  /// Whether a file holds nothing but blanks and line breaks (after a byte-order mark): an empty
+  /// layer in every format, as a zero-byte file is, not a JSON or plist syntax error.
+  static func isBlank(_ bytes: [UInt8]) -> Bool {
+    let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    return body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
   }
 
   private static func append(_ document: Document, to contents: inout LayerContents) {

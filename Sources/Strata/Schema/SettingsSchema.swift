@@ -154,7 +154,7 @@ extension SettingsSchema.ValueType {
     case "Duration": self = .string(format: "duration")
     default:
       switch defaultValue?.kind {
-      case .integer?: self = .integer
+      case .integer?, .unsignedInteger?: self = .integer
       case .double?: self = .number
       case .bool?: self = .boolean
       case .string?: self = .string(format: nil)

@@ -89,6 +89,7 @@ struct INISerializer {
     switch value.kind {
     case .string(let s): s
     case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
     case .double(let d): d.description
     case .bool(let b): b ? "true" : "false"
     case .date(let d): d.formatted(.iso8601)

@@ -101,7 +101,7 @@ extension SettingValue {
   var propertyListTypeName: String {
     switch kind {
     case .string: "string"
-    case .integer: "integer"
+    case .integer, .unsignedInteger: "integer"
     case .double: "real"
     case .bool: "bool"
     case .date: "date"

@@ -64,8 +64,10 @@ private func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> Range<Int> {
   return lower..<upper
 }
 
-/// Parses `<integer>` text: decimal or `0x` hexadecimal, optionally signed, within the range of `Int`.
-func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<Int, ScalarError> {
+/// Parses `<integer>` text: decimal or `0x` hexadecimal, optionally signed, from `Int.min` to
+/// 2^64 − 1 (property lists hold unsigned 64-bit integers; those above `Int.max` are
+/// ``SettingValue/Kind/unsignedInteger(_:)``).
+func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<SettingValue.Kind, ScalarError> {
   let range = trimmed(text)
   var i = range.lowerBound
   let negative = i < range.upperBound && text[i] == UInt8(ascii: "-")
@@ -90,14 +92,14 @@ func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<Int, ScalarError
     magnitude = plus
     i += 1
   }
-  let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+  let limit = negative ? UInt64(Int64.max) + 1 : UInt64.max
   guard i == range.upperBound, magnitude <= limit else {
     return .failure(
       ScalarError(
-        code: .invalidNumber, message: "<integer> out of the range of a 64-bit signed integer",
-        offset: range.lowerBound))
+        code: .invalidNumber, message: "<integer> out of the range -2^63…2^64−1", offset: range.lowerBound))
   }
-  return .success(negative ? Int(bitPattern: UInt(0 &- magnitude)) : Int(magnitude))
+  if negative { return .success(.integer(Int(bitPattern: UInt(0 &- magnitude)))) }
+  return .success(magnitude > UInt64(Int.max) ? .unsignedInteger(UInt(magnitude)) : .integer(Int(magnitude)))
 }
 
 /// Parses `<real>` text, including the `nan`, `inf` and `-inf` that Python's plistlib writes.
