@@ -77,6 +77,13 @@ public struct FileLayer: Layer {
         let listed = try FileSystem.contents(
           ofDirectory: options.resolvePath(directory), reportedAs: directory)
       else { return [] }
+      if requiresSafePermissions,
+        let problem = FilePermissions.problem(
+          withSystemFile: options.resolvePath(directory), reportedAs: directory)
+      {
+        contents.diagnostics.append(Diagnostic(.error, problem))
+        return []
+      }
       names = listed
     } catch {
       contents.diagnostics.append(Diagnostic(.error, error))
@@ -151,6 +158,16 @@ public struct FileLayer: Layer {
           options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
       else {
         cache?.remove(path)
+        let resolved = options.resolvePath(path)
+        if FileSystem.entry(at: resolved) == .symlink {
+          contents.diagnostics.append(
+            Diagnostic(
+              .warning,
+              StrataError(
+                .notFound,
+                "a symbolic link to \(FileSystem.symlinkTarget(resolved) ?? "?"), which does not exist; "
+                  + "the file is treated as absent", path: path)))
+        }
         return
       }
       let hash = ContentHash(bytes)

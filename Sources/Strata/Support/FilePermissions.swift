@@ -8,17 +8,19 @@ enum FilePermissions {
     var info = stat()
     guard stat(resolvedPath, &info) == 0 else { return nil }
     let mode = info.st_mode & 0o7777
+    let what = (info.st_mode & S_IFMT) == S_IFDIR ? "directory" : "file"
     if mode & 0o002 != 0 {
       return StrataError(
         .insecurePermissions,
-        "refusing a file anyone can write (mode \(octal(mode))); fix it with: chmod o-w \(path)", path: path)
+        "refusing a \(what) anyone can write (mode \(octal(mode))); fix it with: chmod o-w \(path)",
+        path: path)
     }
     let owner = info.st_uid
     if owner != 0 && owner != geteuid() {
       return StrataError(
         .insecurePermissions,
-        "refusing a file owned by uid \(owner), neither root nor this process (uid \(geteuid())); fix it with: "
-          + "chown root \(path)", path: path)
+        "refusing a \(what) owned by uid \(owner), neither root nor this process (uid \(geteuid())); fix it "
+          + "with: chown root \(path)", path: path)
     }
     return nil
   }
