@@ -80,12 +80,15 @@ public final class SettingsStore: Sendable {
   /// new `APP.json`), or to the runtime layer when there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
-  ///   - root: a directory under which absolute paths are resolved (for tests).
+  ///   - root: a directory under which absolute paths are resolved (for tests); see ``StandardLayout``
+  ///     for where the user's file is then.
+  ///   - home: the home directory as the app sees it, instead of the environment's.
   ///   - environment: the process environment.
   public convenience init(
-    app: String, root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    app: String, root: String? = nil, home: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
-    let layout = StandardLayout(app: app, root: root, environment: environment)
+    let layout = StandardLayout(app: app, root: root, home: home, environment: environment)
     let options = layout.options()
     var target = WriteTarget.runtime
     if let directory = layout.userDirectory {

@@ -127,13 +127,8 @@ struct DumpCommand {
     var layers: [any Layer] = []
     if let schema { layers.append(schema.defaultsLayer) }
     if let app = arguments.app {
-      var layoutEnvironment = environment
-      if arguments.root != nil || arguments.home != nil {
-        // A test tree must not depend on who runs it: its home is fixed unless --home says otherwise.
-        layoutEnvironment["XDG_CONFIG_HOME"] = nil
-        layoutEnvironment["HOME"] = arguments.home ?? "/home/user"
-      }
-      let layout = StandardLayout(app: app, root: arguments.root, environment: layoutEnvironment)
+      // The same rule as SettingsStore(app:root:), so both find the same user file.
+      let layout = StandardLayout(app: app, root: arguments.root, home: arguments.home, environment: environment)
       options = layout.options(options)
       layers += layout.layers.filter { $0.scope != .environment }
     }

@@ -15,7 +15,9 @@ let usage = """
                             NAME_* environment variables                            (environment)
                           FILE arguments, if any, stack above the user layer.
     --root DIR            resolve every absolute path under DIR (a test tree); with it, the user
-                          layer is DIR/home/user/.config/NAME unless --home is given
+                          layer is $XDG_CONFIG_HOME or $HOME/.config when that exists inside
+                          DIR, else DIR/home/user/.config/NAME (as SettingsStore(app:root:) does),
+                          unless --home is given
     --home DIR            the home directory (inside --root) for the user layer
     --key-per-file DIR    a directory where each file is one key and its content the value (a
                           Kubernetes ConfigMap or Secret volume); secret: redacted unless
