@@ -128,7 +128,8 @@ struct DumpCommand {
     if let schema { layers.append(schema.defaultsLayer) }
     if let app = arguments.app {
       // The same rule as SettingsStore(app:root:), so both find the same user file.
-      let layout = StandardLayout(app: app, root: arguments.root, home: arguments.home, environment: environment)
+      let layout = StandardLayout(
+        app: app, root: arguments.root, home: arguments.home, environment: environment)
       options = layout.options(options)
       layers += layout.layers.filter { $0.scope != .environment }
     }

@@ -96,7 +96,8 @@ import Testing
       let contents = load(FileLayer(scope: .system, files: ["/etc/x/x.json"]), root: root)
       #expect(contents.documents.isEmpty)
       #expect(contents.diagnostics.first?.error.code == .unreadable)
-      #expect(contents.diagnostics.first?.description == "/etc/x/x.json: error: not a regular file: a directory")
+      #expect(
+        contents.diagnostics.first?.description == "/etc/x/x.json: error: not a regular file: a directory")
     }
   }
 
