@@ -143,7 +143,9 @@ public final class SettingsStore: Sendable {
   }
 
   /// Sets a runtime value (the highest layer) and publishes it at once.
-  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) {
+  /// - Throws: `invalidValue` when the key is, or holds, or lies inside, a `.readOnly` setting.
+  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+    try checkWritable(key)
     state.withLock { state in
       if let value {
         state.runtime.set(value, at: key)
@@ -263,6 +265,10 @@ public final class SettingsStore: Sendable {
     let known = Set(previous.diagnostics)
     for diagnostic in current.diagnostics where diagnostic.severity == .error && !known.contains(diagnostic) {
       emit(.failed(diagnostic.error))
+    }
+    let now = Set(current.diagnostics)
+    for diagnostic in previous.diagnostics where diagnostic.severity == .error && !now.contains(diagnostic) {
+      emit(.recovered(diagnostic.error))
     }
   }
 
@@ -389,8 +395,11 @@ extension SettingsStore {
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
   public func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+    try checkWritable(key)
+    // Writing what is already there changes nothing: no file write, no new generation.
+    if let value, let current = snapshot.value(forKey: key), current == value { return }
     guard case .file(let path) = writeTarget else {
-      setRuntimeValue(value, forKey: key)
+      try setRuntimeValue(value, forKey: key)
       return
     }
     try writeLock.withLock { count throws(StrataError) in
@@ -401,6 +410,18 @@ extension SettingsStore {
       Set(state.contents.indices.filter { state.contents[$0]?.paths.contains(path) ?? false })
     }
     rebuild(reloading: layers.isEmpty ? nil : layers)
+  }
+
+  /// Refuses a write that would change a `.readOnly` setting: at its key, above it (a table that holds
+  /// it) or inside it (a field of its table).
+  func checkWritable(_ key: String) throws(StrataError) {
+    let readOnly = state.withLock { state in
+      state.registry.first { entry in
+        entry.value.contains { $0.traits.contains(.readOnly) }
+          && (SettingKey.isKey(entry.key, within: key) || SettingKey.isKey(key, within: entry.key))
+      }?.key
+    }
+    if let readOnly { throw StrataError(.invalidValue, "\(readOnly) is read-only") }
   }
 
   /// Records a problem with a setting that could not be thrown (an assignment through the property).

@@ -19,7 +19,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
       case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
-      case tooManyValues, includeOutsideTree, skipped
+      case tooManyValues, includeOutsideTree, skipped, deprecated
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -74,6 +74,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let includeOutsideTree = Code(.includeOutsideTree)
     /// A file that was not loaded because of its name (a note: a drop-in directory's `README`, a backup).
     public static let skipped = Code(.skipped)
+    /// A `.deprecated` setting is set in a file or the environment (a warning).
+    public static let deprecated = Code(.deprecated)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }

@@ -89,6 +89,14 @@ struct DumpCommand {
         from: previous, to: current, secretKeys: secretKeys, redactingSecretSources: !arguments.showSecrets,
         restartRequiredKeys: restartRequired)
       for line in lines { output(line + "\n") }
+      // Values the schema rejects (`port = 80a`) are errors of the typed view, not of any file: say so
+      // too. (A file's own errors come as `failed` events.)
+      let known = Set(previous.diagnostics)
+      let fileErrors = Set(store.snapshot.diagnostics)
+      for diagnostic in current.diagnostics
+      where diagnostic.severity == .error && !known.contains(diagnostic) && !fileErrors.contains(diagnostic) {
+        output(WatchLines.error(diagnostic.error) + "\n")
+      }
       previous = current
     }
     // What changed between the dump and this store's first read shows now; what changes between that
@@ -99,6 +107,7 @@ struct DumpCommand {
       switch event {
       case .reloaded: printChanges()
       case .failed(let error): output(WatchLines.error(error) + "\n")
+      case .recovered(let error): output(WatchLines.recovered(error) + "\n")
       case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
       case .pendingRestart: break
       }

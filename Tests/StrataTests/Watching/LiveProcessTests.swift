@@ -47,6 +47,28 @@ func httpGet(_ url: String) throws -> String {
     }
   }
 
+  @Test func configDumpWatchWithASchemaPrintsAnErrorLineForABadValue() async throws {
+    try await withTemporaryDirectory { dir in
+      try shell("cp -r \(repositoryRoot)/Samples/demo \(dir)/root")
+      let ini = dir + "/root/etc/demo/demo.ini"
+      let dump = try ChildProcess(
+        configDumpPath,
+        ["--root", dir + "/root", "--app", "demo", "--schema", dir + "/root/demo.schema.json", "--watch"])
+      #expect(
+        await waitUntil(within: 120) { dump.outputSoFar.contains("server.port ") }, "\(dump.transcript)")
+      try shell("sed -i 's/^port = .*/port = 80a/' \(ini)")
+      #expect(
+        await waitUntil(within: 120) {
+          dump.outputSoFar.split(separator: "\n").contains {
+            $0.hasPrefix(#"{"error": "expected Int for server.port, found \"80a\"""#)
+              && $0.contains(#""path": "/etc/demo/demo.ini", "line": 6, "column": 8}"#)
+          }
+        }, "\(dump.transcript)")
+      dump.send(SIGTERM)
+      #expect(await dump.finish(within: 60).ending == .exited(0))
+    }
+  }
+
   @Test func hotReloadServerAdaptsToEditsWithoutARestart() async throws {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
       Issue.record("curl is not installed (CI installs it)")
