@@ -166,7 +166,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       if state.isRunningValueFixed { return state.value }
       // A rejected edit keeps the running value: `apply` says so with an event.
       let holds = keepsRunningValue(state, resolved)
-      guard store.snapshot.generation == snapshot.generation else { return holds ? state.value : resolved.value }
+      guard store.snapshot.generation == snapshot.generation else {
+        return holds ? state.value : resolved.value
+      }
       if state.generation < snapshot.generation {
         state.generation = snapshot.generation
         if !holds {
@@ -184,7 +186,8 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// a value, a live edit that does not convert or validate never changes it (a start-up fallback, made
   /// before there was a running value, goes on following the layers below until the edit is fixed).
   func keepsRunningValue(_ state: State, _ resolved: Resolution) -> Bool {
-    resolved.rejectedTop != nil && state.hasRunningValue && (state.isHoldingLastGood || state.rejection == nil)
+    resolved.rejectedTop != nil && state.hasRunningValue
+      && (state.isHoldingLastGood || state.rejection == nil)
   }
 
   /// The value, origin and problems for a snapshot: the effective value if it converts and validates,

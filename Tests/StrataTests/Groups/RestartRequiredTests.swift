@@ -13,8 +13,10 @@ final class ListenerSettings: SettingsGroup, @unchecked Sendable {
     let listener = ListenerSettings.inMemory()
     #expect(listener.port == 8080)
     var changes = listener.$port.changes.makeAsyncIterator()
-    try listener.store.setRuntimeValue(SettingValue(.integer(9090), origin: .runtime), forKey: "listener.port")
-    try listener.store.setRuntimeValue(SettingValue(.string("hi"), origin: .runtime), forKey: "listener.greeting")
+    try listener.store.setRuntimeValue(
+      SettingValue(.integer(9090), origin: .runtime), forKey: "listener.port")
+    try listener.store.setRuntimeValue(
+      SettingValue(.string("hi"), origin: .runtime), forKey: "listener.greeting")
     #expect(listener.port == 8080)
     #expect(listener.greeting == "hi")
     #expect(
