@@ -45,7 +45,7 @@ extension SettingsStore {
         return SettingsSchema.Entry(
           key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: defaultValue),
           typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
-          validationSummary: box.attributes.validationSummary)
+          validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues)
       })
   }
 

@@ -18,6 +18,7 @@ struct Arguments {
   var showSecrets = false
   var keyPerFileDirectories: [String] = []
   var watch = false
+  var noTruncate = false
   /// The format of FILE arguments whose names do not say (`--input-format ini`).
   var inputFormat: String?
 
@@ -81,13 +82,14 @@ struct Arguments {
           throw UsageError(message: "--max-file-size takes a positive number of bytes, not '\(text)'")
         }
         result.maxFileSize = size
-      case "--show-origin", "--show-shadowed", "--check", "--show-secrets", "--watch":
+      case "--show-origin", "--show-shadowed", "--check", "--show-secrets", "--watch", "--no-truncate":
         if inline != nil { throw UsageError(message: "\(name) takes no value") }
         switch name {
         case "--show-origin": result.showOrigin = true
         case "--show-shadowed": result.showShadowed = true
         case "--show-secrets": result.showSecrets = true
         case "--watch": result.watch = true
+        case "--no-truncate": result.noTruncate = true
         default: result.check = true
         }
       default:
@@ -116,6 +118,9 @@ struct Arguments {
     }
     if check && key != nil { throw UsageError(message: "--check and --key cannot be used together") }
     if watch && check { throw UsageError(message: "--watch and --check cannot be used together") }
+    if format == .env && environmentPrefix == nil && app == nil && !check {
+      throw UsageError(message: "--format env needs a variable prefix: --app NAME or --env-prefix PREFIX")
+    }
     if inputFormat != nil && files.isEmpty {
       throw UsageError(message: "--input-format applies to FILE arguments; give at least one")
     }

@@ -29,12 +29,17 @@ let usage = """
                           converted to their declared types (a value that does not convert falls
                           back to the next lower layer), unset keys show their defaults, secrets are
                           redacted, and --check reports unknown keys with a "did you mean"
-    --show-secrets        print secret values in clear
+    --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; without
+                          --schema, keys whose last name says so (password, passwd, pwd, passphrase,
+                          secret, token, credential(s), api/private/secret/access key…); values of
+                          --key-per-file directories
 
   Output:
     --format F            table (default), json, ini, plist, or env (export lines for a shell)
     --show-origin         show where each value came from: file:line:column, env:NAME, default
     --show-shadowed       also show the lower-layer values each key hides
+    --no-truncate         print long values whole (on a terminal, the table cuts them with … to fit
+                          its width; piped output is never cut)
     --key KEY             print only KEY (a dotted path such as server.port); a table prints as a
                           subtree
     --watch               after the dump, keep running and print one JSON line per change

@@ -53,7 +53,10 @@ public enum Dump {
     switch options.format {
     case .table: return TableDump.render(entries, options: options)
     case .json: return try JSONDump.render(tree, entries: entries, options: options)
-    case .ini: return String(decoding: try INIFormat().serialize(tree), as: UTF8.self)
+    case .ini:
+      // With origins, each value line ends with its origin as a comment.
+      return String(
+        decoding: try INISerializer.serialize(tree, withOrigins: options.showOrigin), as: UTF8.self)
     case .plist: return String(decoding: try PropertyListFormat().serialize(tree), as: UTF8.self)
     case .env: return try EnvironmentDump.render(entries, options: options)
     }

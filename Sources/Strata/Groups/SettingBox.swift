@@ -12,6 +12,8 @@ protocol AnySettingBox: AnyObject, Sendable {
   var attributes: SettingAttributes { get }
   /// The declared type's name (`Int`, `[String]`, `Duration`).
   var typeName: String { get }
+  /// The raw values a `CaseIterable` enum setting accepts, or `nil`.
+  var allowedValues: [String]? { get }
   /// The default, as a tree (nil when it cannot be encoded, or is nil).
   var defaultSettingValue: SettingValue? { get }
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
@@ -110,6 +112,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var propertyName: String { state.withLock { $0.propertyName } }
   var store: SettingsStore? { state.withLock { $0.store } }
   var typeName: String { describeType(Value.self) }
+  var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var defaultSettingValue: SettingValue? { try? encode(defaultValue) }
 
   /// Binds the box to a store and key (at group init, or when a nested group is re-bound).

@@ -152,7 +152,13 @@ public struct FileLayer: Layer {
     options: ParseOptions, cache: DocumentCache?
   ) {
     do throws(StrataError) {
-      guard let format = format ?? Formats.format(forPath: path) else { throw Formats.unknownType(path) }
+      guard let format = format ?? Formats.format(forPath: path) else {
+        // `config-dump some/dir`: say what it is, not that its "type" is unknown.
+        if let kind = FileReader.kind(at: options.resolvePath(path)), kind != "a regular file" {
+          throw StrataError(.unreadable, "not a regular file: \(kind)", path: path)
+        }
+        throw Formats.unknownType(path)
+      }
       guard
         let bytes = try FileReader.read(
           options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)

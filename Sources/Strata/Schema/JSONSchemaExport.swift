@@ -62,7 +62,11 @@ extension SettingsSchema {
           key: key, type: type, typeName: node.value(at: "x-strata-type")?.stringValue ?? "",
           defaultValue: node.value(at: "default"), help: node.value(at: "description")?.stringValue,
           traits: traits,
-          validationSummary: node.value(at: "x-strata-validation")?.stringValue))
+          validationSummary: node.value(at: "x-strata-validation")?.stringValue,
+          allowedValues: node.value(at: "enum").flatMap { node -> [String]? in
+            guard case .array(let items) = node.kind else { return nil }
+            return items.map(ValueText.plain)
+          }))
     }
   }
 
@@ -90,6 +94,16 @@ extension SettingsSchema {
     }
     if entry.traits.contains(.deprecated) { fields.append(("deprecated", schemaBool(true))) }
     if let summary = entry.validationSummary { fields.append(("x-strata-validation", schemaString(summary))) }
+    if let allowed = entry.allowedValues {
+      // Typed as the setting is: an enum of Int raw values lists numbers.
+      let items = allowed.map { text -> SettingValue in
+        if entry.type == .integer, let number = Int(text) {
+          return SettingValue(.integer(number), origin: .codeDefault)
+        }
+        return schemaString(text)
+      }
+      fields.append(("enum", SettingValue(.array(items), origin: .codeDefault)))
+    }
     return schemaTable(fields)
   }
 }

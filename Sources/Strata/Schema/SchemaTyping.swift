@@ -35,11 +35,20 @@ extension SettingsSchema {
     for (name, child) in table {
       let key = SettingKey.appending(name, to: prefix)
       if let entry = entry(forKey: key) {
-        do {
-          result[name] = try convert(child, to: entry.type, key: key)
+        do throws(StrataError) {
+          let converted = try convert(child, to: entry.type, key: key)
+          if let allowed = entry.allowedValues, !allowed.contains(ValueText.plain(converted)) {
+            let shown = entry.traits.contains(.secret) ? redactedText : child.description
+            throw located(
+              StrataError(
+                .invalidValue,
+                "expected one of \(allowed.joined(separator: ", ")) for \(key), found \(shown)"), child.origin
+            )
+          }
+          result[name] = converted
         } catch {
           var error = error
-          if entry.traits.contains(.secret) {
+          if entry.traits.contains(.secret) && error.code != .invalidValue {
             error.message = "expected \(entry.type) for \(key), found \(redactedText)"
           }
           diagnostics.append(Diagnostic(.error, located(error, child.origin)))

@@ -40,12 +40,15 @@ public struct SettingsSchema: Sendable {
     public var traits: SettingTraits
     /// What validation accepts, in words.
     public var validationSummary: String?
+    /// The only values accepted, as text (the raw values of a `CaseIterable` enum), or `nil` for any.
+    public var allowedValues: [String]?
 
     /// Creates an entry.
     public init(
       key: String, type: ValueType, typeName: String, defaultValue: SettingValue? = nil, help: String? = nil,
-      traits: SettingTraits = [], validationSummary: String? = nil
+      traits: SettingTraits = [], validationSummary: String? = nil, allowedValues: [String]? = nil
     ) {
+      self.allowedValues = allowedValues
       self.key = key
       self.type = type
       self.typeName = typeName

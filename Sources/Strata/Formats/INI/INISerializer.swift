@@ -5,12 +5,15 @@ import FoundationEssentials
 /// Everything becomes text, so parsing the output gives back the tree with every scalar as a string.
 struct INISerializer {
   private var output: [UInt8] = []
+  /// Whether each value line ends with its origin as a comment (`port = 8443  ; /etc/demo/demo.ini:6:8`).
+  private var withOrigins = false
 
-  static func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
+  static func serialize(_ value: SettingValue, withOrigins: Bool = false) throws(StrataError) -> [UInt8] {
     guard case .table(let table) = value.kind else {
       throw StrataError(.typeMismatch, "INI needs a table at the top, not a \(value.typeName)")
     }
     var serializer = INISerializer()
+    serializer.withOrigins = withOrigins
     try serializer.writeScalars(of: table, path: [])
     try serializer.writeSections(of: table, path: [])
     return serializer.output
@@ -51,14 +54,23 @@ struct INISerializer {
             writeName(key)
             output.append(contentsOf: "[] = ".utf8)
             writeValue(Self.text(of: item))
+            writeOrigin(item.origin)
           }
         }
       default:
         writeName(key)
         output.append(contentsOf: " = ".utf8)
         writeValue(Self.text(of: value))
+        writeOrigin(value.origin)
       }
     }
+  }
+
+  /// Ends the line just written with `  ; origin` (read back, an inline comment).
+  private mutating func writeOrigin(_ origin: Origin) {
+    guard withOrigins else { return }
+    output.removeLast()  // the newline
+    output.append(contentsOf: "  ; \(origin.description.escapingControlCharacters)\n".utf8)
   }
 
   /// A section per nested table. A table holding only tables gets no header of its own: the headers of
