@@ -10,7 +10,8 @@ extension SettingsStore {
     }
     let schema = self.schema
     guard !schema.entries.isEmpty else { return snapshot.diagnostics + settingDiagnostics }
-    return snapshot.diagnostics + settingDiagnostics + schema.unknownKeys(in: snapshot)
+    return snapshot.diagnostics + settingDiagnostics
+      + schema.unknownKeys(in: snapshot, resolvePath: stack.options.resolvePath)
       + environmentCollisions(schema) + exposedSecrets(schema, snapshot)
   }
 

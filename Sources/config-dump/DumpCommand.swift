@@ -36,8 +36,9 @@ struct DumpCommand {
       )
       return .usageError
     }
-    var snapshot = stack(schema: schema).load()
-    if let schema { snapshot = schema.applied(to: snapshot) }
+    let stack = stack(schema: schema)
+    var snapshot = stack.load()
+    if let schema { snapshot = schema.applied(to: snapshot, resolvePath: stack.options.resolvePath) }
     loaded(snapshot)
     if !arguments.showSecrets { snapshot = snapshot.redacting(secretKeys(of: snapshot, schema: schema)) }
     let diagnostics = snapshot.diagnostics
@@ -95,7 +96,9 @@ struct DumpCommand {
     let dumped = dumped ?? store.snapshot
     let restartRequired = Set(
       schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])
-    func view(_ snapshot: Snapshot) -> Snapshot { schema.map { $0.applied(to: snapshot) } ?? snapshot }
+    func view(_ snapshot: Snapshot) -> Snapshot {
+      schema.map { $0.applied(to: snapshot, resolvePath: stack.options.resolvePath) } ?? snapshot
+    }
     var previous = view(dumped)
     let events = store.events
     func printChanges() {

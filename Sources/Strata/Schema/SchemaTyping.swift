@@ -15,7 +15,10 @@ extension SettingsSchema {
   /// The snapshot with every declared value converted to its type (INI and environment strings become
   /// integers, booleans, lists…), values that do not convert dropped from their layer so that the next
   /// lower layer's value applies, and warnings for unknown keys.
-  public func applied(to snapshot: Snapshot) -> Snapshot {
+  /// - Parameter resolvePath: where the files are read (under a root), to point unknown keys at the key.
+  public func applied(
+    to snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
+  ) -> Snapshot {
     var diagnostics = snapshot.diagnostics
     let sources = snapshot.sources.map { source in
       var document = source.document
@@ -25,7 +28,7 @@ extension SettingsSchema {
     let converted = Snapshot(generation: snapshot.generation, sources: sources, diagnostics: diagnostics)
     return Snapshot(
       generation: snapshot.generation, sources: sources,
-      diagnostics: diagnostics + unknownKeys(in: converted),
+      diagnostics: diagnostics + unknownKeys(in: converted, resolvePath: resolvePath),
       secretKeys: snapshot.declaredSecretKeys)
   }
 

@@ -83,9 +83,13 @@ public struct SettingsSchema: Sendable {
 
   /// A warning for every leaf key of `snapshot`'s files that no setting declares, at the key's
   /// position, with a "did you mean" when a declared key is close.
-  public func unknownKeys(in snapshot: Snapshot) -> [Diagnostic] {
+  /// - Parameter resolvePath: where the files are read (under a root), to find where each key is written.
+  public func unknownKeys(
+    in snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
+  ) -> [Diagnostic] {
     let declared = entries.map(\.key)
     var diagnostics: [Diagnostic] = []
+    var positions = KeyPosition(resolvePath: resolvePath)
     for (_, document) in snapshot.sources {
       document.root.forEachLeaf { key, value in
         guard !declares(key) else { return }
@@ -93,7 +97,8 @@ public struct SettingsSchema: Sendable {
         if case .codeDefault = value.origin { return }
         var message = "unknown key '\(key)'"
         if let match = Suggestions.closest(to: key, in: declared) { message += " (did you mean '\(match)'?)" }
-        diagnostics.append(Diagnostic(.warning, located(StrataError(.unknownKey, message), value.origin)))
+        let origin = positions.origin(ofKey: SettingKey.lastName(of: key), valueOrigin: value.origin)
+        diagnostics.append(Diagnostic(.warning, located(StrataError(.unknownKey, message), origin)))
       }
     }
     return diagnostics

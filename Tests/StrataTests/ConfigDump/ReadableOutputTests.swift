@@ -137,6 +137,17 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
+  @Test func anUnknownKeyWarningPointsAtTheKey() throws {
+    try withTemporaryDirectory { dir in
+      try write("{\n  \"server\": {\"prot\": 8080}\n}\n", to: dir + "/app.json")
+      let check = try runConfigDump([
+        dir + "/app.json", "--schema", repositoryRoot + "/Samples/demo/demo.schema.json", "--check",
+      ])
+      #expect(
+        check.output.contains("\(dir)/app.json:2:14: warning: unknown key 'server.prot'"), "\(check.output)")
+    }
+  }
+
   @Test func originsInINIOutputAreCommentsAndEmptyTablesStay() throws {
     try withTemporaryDirectory { dir in
       try write(#"{"a": {}, "b": {"c": 1}}"#, to: dir + "/app.json")
