@@ -53,7 +53,7 @@ import Testing
       #expect(check.status == 1)
       #expect(
         check.output.contains(
-          "/etc/demo/demo.ini:3:1: warning: unknown key 'server.prot' (did you mean 'server.port'?)"))  // the key's column
+          "/etc/demo/demo.ini:3:1: warning: unknown key 'server.prot' (did you mean 'server.port'?)"))
     }
   }
 
