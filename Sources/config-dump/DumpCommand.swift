@@ -103,8 +103,11 @@ struct DumpCommand {
     let events = store.events
     func printChanges() {
       let current = view(store.snapshot)
-      // Keys that appear later with a secret's name are redacted too.
-      let hidden = arguments.showSecrets ? [] : secretKeys(of: current, schema: schema)
+      // Keys that appear later with a secret's name are redacted too, and so is the last value of one
+      // that was removed.
+      let hidden =
+        arguments.showSecrets
+        ? [] : secretKeys(of: current, schema: schema).union(secretKeys(of: previous, schema: schema))
       let lines = WatchLines.changes(
         from: previous, to: current, secretKeys: hidden, redactingSecretSources: !arguments.showSecrets,
         restartRequiredKeys: restartRequired)

@@ -30,9 +30,11 @@ let usage = """
                           back to the next lower layer), unset keys show their defaults, secrets are
                           redacted, and --check reports unknown keys with a "did you mean"
     --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; without
-                          --schema, keys whose last name says so (password, passwd, pwd, passphrase,
-                          secret, token, credential(s), api/private/secret/access key…); values of
-                          --key-per-file directories
+                          --schema, keys whose last name has a word password, passwd, pwd,
+                          passphrase, secret(s), token, credential(s), api/private/secret/access/
+                          signing/encryption/master key, or ends in auth (words split at camelCase,
+                          _, -, .: db_password, apiKey, basicAuth; not keyboard, tokenizer,
+                          authMethod); values of --key-per-file directories
 
   Output:
     --format F            table (default), json, ini, plist, or env (export lines for a shell)

@@ -13,7 +13,11 @@ enum DisplayWidth {
     case .nonspacingMark, .enclosingMark, .format: return 0
     default: break
     }
-    if (0xFE00...0xFE0F).contains(value) || (0x1160...0x11FF).contains(value) { return 0 }
+    if (0xFE00...0xFE0F).contains(value) || (0x1160...0x11FF).contains(value)
+      || (0xD7B0...0xD7FF).contains(value)
+    {
+      return 0
+    }
     return isWide(value) || scalar.properties.isEmojiPresentation ? 2 : 1
   }
 
@@ -24,6 +28,8 @@ enum DisplayWidth {
       || (0xA000...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
       || (0xF900...0xFAFF).contains(value) || (0xFE30...0xFE4F).contains(value)
       || (0xFF00...0xFF60).contains(value) || (0xFFE0...0xFFE6).contains(value)
+      || (0xA960...0xA97F).contains(value) || (0x16FE0...0x16FE4).contains(value)
+      || (0x17000...0x18CFF).contains(value) || (0x1B000...0x1B2FF).contains(value)
       || (0x20000...0x2FFFD).contains(value) || (0x30000...0x3FFFD).contains(value)
   }
 

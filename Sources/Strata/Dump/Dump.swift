@@ -19,7 +19,7 @@ public enum Dump {
     if node.isTable {
       let depth = SettingKey.names(in: key).count
       var entries: [Snapshot.Entry] = []
-      var subtree = SettingValue.emptyTable(origin: node.origin)
+      var subtree = node  // empty tables below the key stay
       for entry in snapshot.entries where entry.key != key && SettingKey.isKey(entry.key, within: key) {
         // Tables and env lines name the whole key; JSON and the file formats nest below the table.
         var relative = entry

@@ -4,10 +4,11 @@
 ///
 /// The last name of the key is split into words (at camelCase, `_`, `-`, `.` and spaces, lower-cased).
 /// It names a secret when a word is `password`, `passwd`, `pwd`, `passphrase`, `secret`, `token`,
-/// `credential`, `credentials`, `apikey`, `privatekey` or `secretkey`, or when `key` follows `api`,
-/// `private`, `secret`, `access`, `signing`, `encryption` or `master` (`api_key`, `privateKey`). So
-/// `db.password`, `adminToken`, `aws.secret_access_key` and `API-KEY` are secret; `keyboard`,
-/// `monkey`, `keyFile` and `tokenizer` are not.
+/// `credential`, `credentials`, `apikey`, `privatekey` or `secretkey`, when `key` follows `api`,
+/// `private`, `secret`, `access`, `signing`, `encryption` or `master` (`api_key`, `privateKey`), or when
+/// the last word is `auth` (npm's `_auth`, `basicAuth`; not `authMethod`). So `db.password`,
+/// `adminToken`, `aws.secret_access_key`, `API-KEY` and `proxy_auth` are secret; `keyboard`, `monkey`,
+/// `keyFile`, `tokenizer` and `auth_method` are not.
 public enum SecretNames {
   static let words: Set<String> = [
     "password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "credential", "credentials",
@@ -20,7 +21,7 @@ public enum SecretNames {
   /// Whether `key`'s last name says it holds a secret.
   public static func isSecret(key: String) -> Bool {
     let parts = wordsOf(SettingKey.lastName(of: key))
-    if parts.contains(where: words.contains) { return true }
+    if parts.contains(where: words.contains) || parts.last == "auth" { return true }
     return zip(parts, parts.dropFirst()).contains { keyQualifiers.contains($0) && $1 == "key" }
   }
 

@@ -1,8 +1,9 @@
 /// The `table` format: one aligned row a key, and with `showShadowed` one indented row per hidden value.
 ///
-/// Columns align by display width (a CJK character takes two columns). A string that is empty or
-/// starts or ends with blanks is shown in double quotes (`""`, `"  x "`, with `"` and `\` inside
-/// escaped), so that it can be seen; other strings are shown as they are. With
+/// Columns align by display width (a CJK character takes two columns). A string that is empty, starts
+/// or ends with blanks, or starts with `"` is shown in double quotes (`""`, `"  x "`, `"\"hi\""`, with
+/// `"` and `\` inside escaped), so that it can be seen and is not mistaken for a quoted one; other
+/// strings are shown as they are (`say "hi"`). Control characters in keys and values are escaped. With
 /// ``DumpOptions/maxWidth``, values are cut with `…` so that each row fits.
 enum TableDump {
   static func render(_ entries: [Snapshot.Entry], options: DumpOptions) -> String {
@@ -11,13 +12,15 @@ enum TableDump {
     if options.showOrigin { header.append("ORIGIN") }
     rows.append(header)
     for entry in entries {
-      var row = [entry.key, shown(entry.value)]
-      if options.showOrigin { row.append(entry.origin.description) }
+      var row = [entry.key.escapingControlCharacters, shown(entry.value)]
+      if options.showOrigin { row.append(entry.origin.description.escapingControlCharacters) }
       rows.append(row)
       if options.showShadowed {
         for hidden in entry.shadowed {
           var row = ["", "  shadows " + shown(hidden.value)]
-          row.append(options.showOrigin ? hidden.value.origin.description : "(\(hidden.value.origin))")
+          row.append(
+            (options.showOrigin ? hidden.value.origin.description : "(\(hidden.value.origin))")
+              .escapingControlCharacters)
           rows.append(row)
         }
       }
@@ -45,7 +48,7 @@ enum TableDump {
   /// A value as a cell: quoted when a string's blanks would otherwise be invisible.
   static func shown(_ value: SettingValue) -> String {
     guard case .string(let text) = value.kind,
-      text.isEmpty || text.first!.isWhitespace || text.last!.isWhitespace
+      text.isEmpty || text.first!.isWhitespace || text.last!.isWhitespace || text.first == "\""
     else { return ValueText.plain(value) }
     let escaped = text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
     return "\"" + ValueText.plain(SettingValue(.string(escaped), origin: value.origin)) + "\""
