@@ -26,6 +26,10 @@ public struct FileLayer: Layer {
   /// Whether a missing main file is an error (for files named explicitly, as on a command line) rather
   /// than an absent layer.
   public var requiresFiles: Bool
+  /// Whether files must belong to this process's user (or root), as git refuses a repository another
+  /// user owns (`safe.directory`): a program run as root with `HOME` kept, as `sudo` does, must not
+  /// read the invoking user's files. On for the user layer of ``StandardLayout``.
+  public var requiresOwnFiles = false
   /// The format of the main files, for names that do not say (`my.cnf.fallback`, fail2ban's
   /// `jail.local`); `nil` (the default): each file's extension chooses.
   public var format: (any ConfigFormat)?
@@ -132,9 +136,10 @@ public struct FileLayer: Layer {
   private func loadChecked(
     _ path: String, format: (any ConfigFormat)?, into contents: inout LayerContents, context: LoadContext
   ) {
-    if requiresSafePermissions,
-      let problem = FilePermissions.problem(
-        withSystemFile: context.options.resolvePath(path), reportedAs: path)
+    let resolved = context.options.resolvePath(path)
+    if let problem =
+      (requiresSafePermissions ? FilePermissions.problem(withSystemFile: resolved, reportedAs: path) : nil)
+      ?? (requiresOwnFiles ? FilePermissions.problem(withUserFile: resolved, reportedAs: path) : nil)
     {
       contents.diagnostics.append(Diagnostic(.error, problem))
       // What was read while the file was safe stays; what it holds now is not trusted.

@@ -87,10 +87,11 @@ public struct StandardLayout: Sendable {
       FileLayer(scope: .system, files: mainFiles(in: systemDirectory), dropInDirectory: systemDropIns),
     ]
     if let userDirectory {
-      layers.append(
-        FileLayer(
-          scope: .user, files: mainFiles(in: userDirectory),
-          dropInDirectory: joinPath(userDirectory, "\(app).conf.d")))
+      var user = FileLayer(
+        scope: .user, files: mainFiles(in: userDirectory),
+        dropInDirectory: joinPath(userDirectory, "\(app).conf.d"))
+      user.requiresOwnFiles = true
+      layers.append(user)
     }
     layers.append(EnvironmentLayer(prefix: environmentPrefix, variables: environment))
     return layers

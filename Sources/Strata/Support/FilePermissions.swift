@@ -25,6 +25,18 @@ enum FilePermissions {
     return nil
   }
 
+  /// Why a user-layer file must not be read: it belongs to someone other than this process's user or
+  /// root. `nil` when it is fine (or cannot be stat'ed; reading reports that).
+  static func problem(withUserFile resolvedPath: String, reportedAs path: String) -> StrataError? {
+    var info = stat()
+    guard stat(resolvedPath, &info) == 0, info.st_uid != geteuid(), info.st_uid != 0 else { return nil }
+    return StrataError(
+      .insecurePermissions,
+      "refusing a user file owned by uid \(info.st_uid), not this process's user (uid \(geteuid())): it may "
+        + "be another user's (HOME kept by sudo?); run as its owner, or fix it with: chown \(geteuid()) \(path)",
+      path: path)
+  }
+
   /// The mode of a file when its group or others may read it, else `nil`.
   static func readableByOthers(_ resolvedPath: String) -> mode_t? {
     var info = stat()

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import Strata
@@ -30,6 +31,26 @@ import Testing
         ["--root", root, "--app", "app", "--home", "/home/me", "--key", "who", "--show-origin"],
         environment: environment)
       #expect(chosenRun.output.hasSuffix("\t/home/me/.config/app/app.json:1:9\n"), "\(chosenRun)")
+    }
+  }
+}
+
+/// A user-layer file that another user owns is not read (as git's `safe.directory`).
+@Suite struct UserFileOwnerTests {
+  @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+  func aUserFileOwnedBySomeoneElseIsRefused() throws {
+    try withTemporaryDirectory { root in
+      try write(#"{"port": 1}"#, to: root + "/home/user/.config/app/app.json")
+      #expect(chown(root + "/home/user/.config/app/app.json", 65534, 65534) == 0)
+      let store = SettingsStore(app: "app", root: root, environment: ["HOME": "/home/user"])
+      #expect(store.snapshot.entry(forKey: "port") == nil)
+      #expect(
+        store.diagnostics.map(\.description).contains {
+          $0.hasPrefix("/home/user/.config/app/app.json: error: refusing a user file owned by uid 65534")
+        })
+      // A file named on config-dump's command line is the user's choice: read.
+      let run = try runConfigDump([root + "/home/user/.config/app/app.json", "--key", "port"])
+      #expect(run.output == "1\n")
     }
   }
 }
