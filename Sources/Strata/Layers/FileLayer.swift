@@ -52,6 +52,11 @@ public struct FileLayer: Layer {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
         continue
       }
+      if var dangling = Self.danglingSymlink(file, options: context.options) {
+        if requiresFiles { dangling.severity = .error }  // named explicitly: as missing as a missing file
+        contents.diagnostics.append(dangling)
+        continue
+      }
       loadChecked(file, into: &contents, context: context)
     }
     if let dropInDirectory {
@@ -73,6 +78,13 @@ public struct FileLayer: Layer {
         let listed = try FileSystem.contents(
           ofDirectory: options.resolvePath(directory), reportedAs: directory)
       else { return [] }
+      if requiresSafePermissions,
+        let problem = FilePermissions.problem(
+          withSystemFile: options.resolvePath(directory), reportedAs: directory)
+      {
+        contents.diagnostics.append(Diagnostic(.error, problem))
+        return []
+      }
       names = listed
     } catch {
       contents.diagnostics.append(Diagnostic(.error, error))
@@ -88,6 +100,10 @@ public struct FileLayer: Layer {
     for name in DropInNames.sorted(names, extensions: dropInExtensions) where !overridden.contains(name) {
       let path = joinPath(directory, name)
       if Self.isMask(options.resolvePath(path)) { continue }
+      if let dangling = Self.danglingSymlink(path, options: options) {
+        contents.diagnostics.append(dangling)
+        continue
+      }
       if paths.count == maxDropIns {
         contents.diagnostics.append(
           Diagnostic(
@@ -102,12 +118,26 @@ public struct FileLayer: Layer {
     return paths
   }
 
-  /// Whether a drop-in masks rather than configures: empty, or a symlink to `/dev/null`.
+  /// Whether a drop-in masks rather than configures: an empty regular file, or a symlink to `/dev/null`.
+  /// (A FIFO or device also reports size 0; it is not a mask, and reading refuses it.)
   static func isMask(_ resolvedPath: String) -> Bool {
     if FileSystem.entry(at: resolvedPath) == .symlink, FileSystem.symlinkTarget(resolvedPath) == "/dev/null" {
       return true
     }
-    return FileSystem.size(of: resolvedPath) == 0
+    return FileSystem.isRegularFile(resolvedPath) && FileSystem.size(of: resolvedPath) == 0
+  }
+
+  /// A warning for a config path that is a symlink to nothing: the file is treated as absent, but a
+  /// link that points nowhere is usually a mistake (a package removed, a typo), so it is reported with
+  /// its target rather than silently ignored.
+  static func danglingSymlink(_ path: String, options: ParseOptions) -> Diagnostic? {
+    let resolved = options.resolvePath(path)
+    guard FileSystem.isDanglingSymlink(resolved) else { return nil }
+    let target = FileSystem.symlinkTarget(resolved) ?? "?"
+    return Diagnostic(
+      .warning,
+      StrataError(
+        .notFound, "is a symlink to '\(target)', which does not exist; the file is not loaded", path: path))
   }
 
   /// Loads one file, refusing it first if its permissions are unsafe and the layer requires safe ones.

@@ -89,7 +89,8 @@ import Testing
       let contents = load(FileLayer(scope: .system, files: ["/etc/x/x.json"]), root: root)
       #expect(contents.documents.isEmpty)
       #expect(contents.diagnostics.first?.error.code == .unreadable)
-      #expect(contents.diagnostics.first?.description == "/etc/x/x.json: error: is a directory, not a file")
+      #expect(
+        contents.diagnostics.first?.description == "/etc/x/x.json: error: not a regular file: is a directory")
     }
   }
 
