@@ -178,7 +178,7 @@ struct BinaryPropertyListParser {
       default: throw invalid("unsupported object marker 0x\(hex(marker)) at offset \(offset)")
       }
     case 0x1:
-      return .integer(try integer(at: offset))
+      return try integer(at: offset)
     case 0x2:
       guard info == 2 || info == 3 else { throw invalid("real of \(1 << info) bytes at offset \(offset)") }
       try require(offset + 1, 1 << info, "real at offset \(offset)")
@@ -227,22 +227,26 @@ struct BinaryPropertyListParser {
     }
   }
 
-  /// Reads an integer object (1, 2, 4, 8 or 16 bytes, big-endian) at `offset`.
-  private func integer(at offset: Int) throws(StrataError) -> Int {
+  /// Reads an integer object (1, 2, 4, 8 or 16 bytes, big-endian) at `offset`: 8 bytes are signed, a
+  /// 16-byte one holds an unsigned 64-bit value above `Int.max` (as CoreFoundation and plistlib write it)
+  /// or a sign-extended signed one.
+  private func integer(at offset: Int) throws(StrataError) -> SettingValue.Kind {
     let marker = bytes[offset]
     let info = Int(marker & 0x0F)
     guard info <= 4 else { throw invalid("integer of 2^\(info) bytes at offset \(offset)") }
     let size = 1 << info
     try require(offset + 1, size, "integer at offset \(offset)")
-    if size < 8 { return Int(readUInt(at: offset + 1, size: size)) }
-    if size == 8 { return Int(Int64(bitPattern: readUInt(at: offset + 1, size: 8))) }
-    // 16-byte integers are signed 128-bit; keep them only when the high half is the low half's sign.
+    if size < 8 { return .integer(Int(readUInt(at: offset + 1, size: size))) }
+    if size == 8 { return .integer(Int(Int64(bitPattern: readUInt(at: offset + 1, size: 8)))) }
+    // 16-byte integers are signed 128-bit: from Int64.min to UInt64.max fit.
     let high = readUInt(at: offset + 1, size: 8)
-    let low = Int64(bitPattern: readUInt(at: offset + 9, size: 8))
-    guard high == (low < 0 ? UInt64.max : 0) else {
-      throw invalid("16-byte integer at offset \(offset) is outside the range of a 64-bit signed integer")
+    let low = readUInt(at: offset + 9, size: 8)
+    if high == 0 { return propertyListInteger(low) }
+    guard high == UInt64.max, Int64(bitPattern: low) < 0 else {
+      throw invalid(
+        "16-byte integer at offset \(offset) is outside the range from -2^63 to 2^64-1")
     }
-    return Int(low)
+    return .integer(Int(Int64(bitPattern: low)))
   }
 
   /// The element count in an object's marker (or the integer after it, for 0xF) and where its elements

@@ -64,8 +64,10 @@ private func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> Range<Int> {
   return lower..<upper
 }
 
-/// Parses `<integer>` text: decimal or `0x` hexadecimal, optionally signed, within the range of `Int`.
-func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<Int, ScalarError> {
+/// Parses `<integer>` text: decimal or `0x` hexadecimal, optionally signed, from `Int.min` to
+/// `UInt64.max` (property lists hold unsigned 64-bit integers). A value above `Int.max` is a string of
+/// its decimal digits (see ``propertyListInteger(_:)``).
+func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<SettingValue.Kind, ScalarError> {
   let range = trimmed(text)
   var i = range.lowerBound
   let negative = i < range.upperBound && text[i] == UInt8(ascii: "-")
@@ -90,14 +92,26 @@ func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<Int, ScalarError
     magnitude = plus
     i += 1
   }
-  let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+  let limit = negative ? UInt64(Int64.max) + 1 : UInt64.max
   guard i == range.upperBound, magnitude <= limit else {
     return .failure(
       ScalarError(
-        code: .invalidNumber, message: "<integer> out of the range of a 64-bit signed integer",
+        code: .invalidNumber,
+        message: negative
+          ? "<integer> below the smallest 64-bit signed integer"
+          : "<integer> above the largest 64-bit unsigned integer",
         offset: range.lowerBound))
   }
-  return .success(negative ? Int(bitPattern: UInt(0 &- magnitude)) : Int(magnitude))
+  if negative { return .success(.integer(Int(bitPattern: UInt(0 &- magnitude)))) }
+  return .success(propertyListInteger(magnitude))
+}
+
+/// The node for a non-negative property-list integer. `SettingValue` holds signed 64-bit integers, so
+/// a value from `Int.max + 1` to `UInt64.max` (which plists allow: binary plists store them as 16-byte
+/// integers) is kept exactly as a string of its decimal digits: a `UInt64` setting decodes it, and
+/// `--format json` prints it without the rounding a JSON reader's double would apply.
+func propertyListInteger(_ value: UInt64) -> SettingValue.Kind {
+  value <= UInt64(Int.max) ? .integer(Int(value)) : .string(String(value))
 }
 
 /// Parses `<real>` text, including the `nan`, `inf` and `-inf` that Python's plistlib writes.

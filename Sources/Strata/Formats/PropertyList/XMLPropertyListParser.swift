@@ -145,7 +145,7 @@ struct XMLPropertyListParser {
         }
         let content = try readText(of: element, start: start)
         switch element {
-        case .integer: kind = .integer(try scalar(content, parseInteger))
+        case .integer: kind = try scalar(content, parseInteger)
         case .real: kind = .double(try scalar(content, parseReal))
         default: kind = .date(try scalar(content, parseDate))
         }

@@ -162,7 +162,7 @@ private func plist(_ body: String) -> String {
     (plist("<key>a</key><string>&#+65;</string>"), .syntax, 5, 21),
     (plist("<key>a</key><string>x<![CDATA[never closed</string>"), .unexpectedEnd, 5, 22),
     (plist("<key>a</key><integer>12x</integer>"), .invalidNumber, 5, 24),
-    (plist("<key>a</key><integer>9223372036854775808</integer>"), .invalidNumber, 5, 22),
+    (plist("<key>a</key><integer>18446744073709551616</integer>"), .invalidNumber, 5, 22),
     (plist("<key>a</key><integer>-9223372036854775809</integer>"), .invalidNumber, 5, 22),
     (plist("<key>a</key><integer>0x10000000000000000</integer>"), .invalidNumber, 5, 22),
     (plist("<key>a</key><integer></integer>"), .invalidNumber, 5, 22),
