@@ -17,7 +17,8 @@ public enum Formats {
   /// Every extension that selects some format.
   public static var allExtensions: [String] { all.flatMap { type(of: $0).fileExtensions } }
 
-  /// Reads and parses a file, choosing the format by extension.
+  /// Reads and parses a file, choosing the format by extension. A file that is empty or only whitespace
+  /// is an empty document in every format.
   /// - Parameters:
   ///   - path: the path as reported in origins (before `options.resolvePath`).
   ///   - options: limits; the file is read from `options.resolvePath(path)`.
@@ -35,7 +36,16 @@ public enum Formats {
     guard
       let bytes = try FileReader.read(options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
     else { return nil }
+    if isBlank(bytes) {
+      return Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
+    }
     return try format.parse(bytes, path: path, options: options)
+  }
+
+  /// Whether a file holds nothing but ASCII whitespace (spaces, tabs, line breaks), or nothing at all.
+  /// Such a file is an empty configuration in every format: a zero-byte file and `echo > file` agree.
+  static func isBlank(_ bytes: [UInt8]) -> Bool {
+    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
   }
 
   /// The extension of the last path component, lower-cased, without the dot; `nil` if there is none.

@@ -153,7 +153,8 @@ public struct FileLayer: Layer {
   }
 
   /// Loads one file into `contents`. An empty main file is an empty document, not a syntax error, so
-  /// that `: > file` clears a layer as it does for systemd. With a cache, an unchanged file reuses its
+  /// that `: > file` clears a layer as it does for systemd; a file of only whitespace (`echo > file`) is
+  /// empty in the same way, in every format. With a cache, an unchanged file reuses its
   /// document, and a file that no longer parses keeps its last good one (the error is still reported).
   static func loadFile(
     _ path: String, into contents: inout LayerContents, options: ParseOptions, cache: DocumentCache?
@@ -176,7 +177,7 @@ public struct FileLayer: Layer {
         return
       }
       var document = Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
-      if !bytes.isEmpty {
+      if !Formats.isBlank(bytes) {
         do {
           document = try format.parse(bytes, path: path, options: options)
         } catch {
