@@ -63,7 +63,8 @@ def fetch(root):
             if r.returncode != 0:
                 print(f"fetch: apt-get download {name} failed: {r.stderr.strip()}", file=sys.stderr)
         else:
-            if glob.glob(os.path.join(sdists, name.lower() + "-*")):
+            stem = name.lower().replace("-", "[-_]")
+            if glob.glob(os.path.join(sdists, stem + "-*")):
                 continue
             r = subprocess.run(
                 [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", sdists,
@@ -90,14 +91,18 @@ def dialect(path):
 
 
 def files(tree):
+    """(dialect, path) of every config file; INI and JSON files under test directories are skipped
+    (package test fixtures are often broken on purpose), property lists are taken from everywhere (the
+    packages that ship them ship them as test data)."""
     for dirpath, dirnames, filenames in os.walk(tree):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_PARTS and not d.startswith("."))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        in_tests = any(part in SKIP_PARTS for part in os.path.relpath(dirpath, tree).split(os.sep))
         for name in sorted(filenames):
             path = os.path.join(dirpath, name)
             if os.path.islink(path) or not os.path.isfile(path):
                 continue
             kind = dialect(path)
-            if kind:
+            if kind and (kind == "plist" or not in_tests):
                 yield kind, path
 
 
@@ -146,6 +151,26 @@ def python(kind, path):
         for key, value in cp.items(section, raw=True):
             out[(section, key)] = value
     return out
+
+
+def normalize(value):
+    """Python's reading in the shape of Strata's JSON dump: data as base64, dates as ISO 8601 UTC
+    seconds, integers above 2^63-1 as decimal strings (Strata's documented representation)."""
+    import base64
+    import datetime
+    if isinstance(value, dict):
+        return {k: normalize(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalize(v) for v in value]
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, datetime.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value > 2**63 - 1:
+        return str(value)
+    return value
 
 
 def flatten(value, prefix, out):
@@ -248,12 +273,17 @@ def main():
                 else:
                     counts[kind]["agree"] += 1
             else:
-                expected = json.loads(json.dumps(theirs, default=str))
+                expected = normalize(theirs)
                 if ours == expected:
                     counts[kind]["agree"] += 1
                 else:
                     counts[kind]["disagree"] += 1
-                    disagree[kind].append((rel, ["values differ"], []))
+                    mine, py = {}, {}
+                    flatten(ours, (), mine)
+                    flatten(expected, (), py)
+                    diffs = [(".".join(k), mine.get(k, "<absent>"), py.get(k, "<absent>"))
+                             for k in sorted(set(mine) | set(py), key=str) if mine.get(k) != py.get(k)]
+                    disagree[kind].append((rel, ["values differ"], diffs))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
