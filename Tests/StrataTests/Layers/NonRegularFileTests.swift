@@ -226,6 +226,19 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
+  @Test func aStoreStartsWithAFIFOAtItsSystemFileAndReportsIt() throws {
+    try withTemporaryDirectory { root in
+      try makeFIFO(root + "/etc/demo/demo.ini")
+      try write(#"{"port": 8080}"#, to: root + "/etc/demo/demo.json")
+      let diagnostics = try #require(
+        withDeadline(unblocking: [root + "/etc/demo/demo.ini"]) { () -> [String] in
+          SettingsStore(app: "demo", root: root, environment: [:]).diagnostics.map(\.description)
+        })
+      #expect(
+        diagnostics.contains("/etc/demo/demo.ini: error: not a regular file: is a FIFO"), "\(diagnostics)")
+    }
+  }
+
   @Test func configDumpRefusesAFIFOAndExits() throws {
     try withTemporaryDirectory { root in
       try makeFIFO(root + "/demo.ini")
