@@ -1,308 +1,174 @@
 #!/usr/bin/env python3
-"""Real-file corpus: fetch configuration files shipped by Debian and PyPI packages, parse each with
-Strata (the built `config-dump --format json`) and with Python's configparser / json / plistlib, and
-compare where the dialects agree.
+"""Loads a corpus of real configuration files with config-dump and compares each with Python's own
+readers where the dialects agree: configparser for INI files (.ini .cfg .cnf .conf), json, plistlib.
 
-Usage:
-  Scripts/corpus.py [--dir /var/tmp/strata-corpus] [--config-dump PATH] [--no-fetch] [--verbose]
+  Scripts/corpus.py fetch DIR        # download the packages named in Scripts/corpus-packages.txt into DIR
+  Scripts/corpus.py compare DIR      # compare every file under DIR/x; prints counts and disagreements
 
-The downloaded packages and extracted files live in --dir (outside the repository; never commit
-them). The packages are listed in Scripts/corpus-packages.txt. Fetching needs `apt-get` (Debian) and
-`pip`; run `apt-get update` once before the first fetch.
-
-Comparison (each file is copied to a scratch name with the dialect's extension, so `.conf`, `.cnf`,
-`.cfg` and extension-less files are read as INI):
-  INI   configparser(strict=False, interpolation=None, allow_no_value=True, optionxform=str,
-        comment_prefixes=('#', ';'), inline comments not stripped). Both trees are flattened to
-        "section.key" -> value strings (Strata's nested names are joined with '.', so a dotted key
-        compares equal whether Strata nests it or not). Known dialect differences are classified
-        rather than counted as disagreements only when the script can say which rule caused them.
-  JSON  json.load vs Strata's JSON dump, compared as Python values.
-  plist plistlib.load vs Strata's JSON dump (dates and data compared by their JSON rendering).
+The downloaded files are never committed. A file counts as "refused" when config-dump reports an error
+for it, "agrees" when every value both readers have is equal, and "differs" otherwise (listed).
+Differences that are documented dialect choices (Documentation/INI.md) are skipped value by value:
+quoted values (Strata decodes them), `\\`-joined lines (Strata joins them), `key[]` arrays and
+`!include` directives (Strata reads them), and keys before any section (configparser rejects them).
 """
-import argparse
-import configparser
-import glob
-import json
-import os
-import plistlib
-import shutil
-import subprocess
-import sys
-import tarfile
-import tempfile
-from collections import Counter, defaultdict
+import configparser, glob, json, os, plistlib, re, subprocess, sys, tarfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-
-INI_NAMES = {"tox.ini", "setup.cfg", "pytest.ini", "hgrc", ".gitconfig", "gitconfig", "my.cnf"}
-INI_EXTS = {".ini", ".cfg", ".conf", ".cnf", ".rc"}
-SKIP_PARTS = {"testing", "tests", "test"}  # test fixtures of the packages: often broken on purpose
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DUMP = os.path.join(ROOT, ".build", "debug", "config-dump")
+INI_EXT = (".ini", ".cfg", ".cnf", ".conf", ".local")
 
 
-def packages():
-    result = []
-    with open(os.path.join(HERE, "corpus-packages.txt")) as f:
-        for line in f:
-            line = line.split("#", 1)[0].split()
-            if len(line) == 2:
-                result.append(tuple(line))
-    return result
-
-
-def fetch(root):
-    debs, sdists, tree = (os.path.join(root, d) for d in ("deb", "pypi", "x"))
-    for d in (debs, sdists, tree):
+def fetch(target):
+    deb, pypi, x = (os.path.join(target, d) for d in ("deb", "pypi", "x"))
+    for d in (deb, pypi, x):
         os.makedirs(d, exist_ok=True)
-    for kind, name in packages():
-        if kind == "deb":
-            if glob.glob(os.path.join(debs, name + "_*.deb")):
-                continue
-            r = subprocess.run(["apt-get", "download", name], cwd=debs, capture_output=True, text=True)
-            if r.returncode != 0:
-                print(f"fetch: apt-get download {name} failed: {r.stderr.strip()}", file=sys.stderr)
-        else:
-            stem = name.lower().replace("-", "[-_]")
-            if glob.glob(os.path.join(sdists, stem + "-*")):
-                continue
-            r = subprocess.run(
-                [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", sdists,
-                 name], capture_output=True, text=True)
-            if r.returncode != 0:
-                print(f"fetch: pip download {name} failed: {r.stderr.strip()[-300:]}", file=sys.stderr)
-    for deb in sorted(glob.glob(os.path.join(debs, "*.deb"))):
-        subprocess.run(["dpkg-deb", "-x", deb, tree], check=True)
-    for sdist in sorted(glob.glob(os.path.join(sdists, "*.tar.gz"))):
-        with tarfile.open(sdist) as t:
-            t.extractall(tree, filter="data")
+    lines = [l.split("#")[0].strip() for l in open(os.path.join(ROOT, "Scripts", "corpus-packages.txt"))]
+    debs = [l[4:] for l in lines if l.startswith("deb ")]
+    pips = [l[5:] for l in lines if l.startswith("pypi ")]
+    subprocess.run(["apt-get", "download", *debs], cwd=deb, check=False)
+    subprocess.run(["pip", "download", "--no-deps", "--no-binary", ":all:", "-d", pypi, *pips], check=False)
+    for path in glob.glob(os.path.join(deb, "*.deb")):
+        subprocess.run(["dpkg-deb", "-x", path, x], check=False)
+    for path in glob.glob(os.path.join(pypi, "*.tar.gz")):
+        with tarfile.open(path) as archive:
+            archive.extractall(x, filter="data")
 
 
-def dialect(path):
-    name = os.path.basename(path)
-    ext = os.path.splitext(name)[1].lower()
-    if ext == ".json":
-        return "json"
-    if ext == ".plist":
-        return "plist"
-    if name in INI_NAMES or ext in INI_EXTS or ".ini-" in name or name.startswith("smb.conf"):
-        return "ini"
-    return None
+def strata(path, fmt=None):
+    args = [DUMP, path, "--format", "json", "--show-secrets"]
+    if fmt:
+        args += ["--input-format", fmt]
+    run = subprocess.run(args, capture_output=True, text=True)
+    errors = [l for l in run.stderr.splitlines()
+              if ": error: " in l or (l.startswith("config-dump:") and "no keys found" not in l)]
+    if run.returncode != 0 or errors:
+        return None, (errors or [run.stderr.strip()])[0]
+    return json.loads(run.stdout or "{}"), None
 
 
-def files(tree):
-    """(dialect, path) of every config file; INI and JSON files under test directories are skipped
-    (package test fixtures are often broken on purpose), property lists are taken from everywhere (the
-    packages that ship them ship them as test data)."""
-    for dirpath, dirnames, filenames in os.walk(tree):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        in_tests = any(part in SKIP_PARTS for part in os.path.relpath(dirpath, tree).split(os.sep))
-        for name in sorted(filenames):
-            path = os.path.join(dirpath, name)
-            if os.path.islink(path) or not os.path.isfile(path):
-                continue
-            kind = dialect(path)
-            if kind and (kind == "plist" or not in_tests):
-                yield kind, path
-
-
-def strata(config_dump, kind, path, scratch):
-    """Strata's tree as JSON, or (None, message)."""
-    ext = {"ini": ".ini", "json": ".json", "plist": ".plist"}[kind]
-    copy = os.path.join(scratch, "corpus" + ext)
-    shutil.copyfile(path, copy)
-    try:
-        r = subprocess.run([config_dump, "--format", "json", copy], capture_output=True, text=True, timeout=20)
-    except subprocess.TimeoutExpired:
-        return None, "timed out"
-    if r.returncode != 0:
-        msg = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
-        return None, msg.replace(copy, os.path.basename(path))
-    try:
-        return json.loads(r.stdout or "{}"), None
-    except ValueError as e:
-        return None, f"config-dump printed invalid JSON: {e}"
-
-
-def python(kind, path):
-    """Python's reading, or raises."""
-    if kind == "json":
-        with open(path, "rb") as f:
-            data = f.read()
-        return json.loads(data) if data.strip() else {}
-    if kind == "plist":
-        with open(path, "rb") as f:
-            data = f.read()
-        return plistlib.loads(data) if data.strip() else {}
-    cp = configparser.RawConfigParser(strict=False, interpolation=None, allow_no_value=True,
-                                      comment_prefixes=("#", ";"), default_section="\0none")
-    cp.optionxform = str
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        text = f.read()
-    try:
-        cp.read_string(text, source=path)
-    except configparser.MissingSectionHeaderError:
-        # Keys before any section: Strata puts them at the top level; configparser refuses them.
-        cp.read_string("[\0top]\n" + text, source=path)
-    out = {}
-    for section in cp.sections():
-        if not cp.items(section, raw=True):
-            out[(section, None)] = {}  # an empty section: Strata keeps it as an empty table
-        for key, value in cp.items(section, raw=True):
-            out[(section, key)] = value
+def leaves(node, path=(), out=None):
+    out = {} if out is None else out
+    if isinstance(node, dict) and node:
+        for k, v in node.items():
+            leaves(v, path + (k,), out)
+    elif not isinstance(node, dict):
+        out[path] = node
     return out
 
 
-def normalize(value):
-    """Python's reading in the shape of Strata's JSON dump: data as base64, dates as ISO 8601 UTC
-    seconds, integers above 2^63-1 as decimal strings (Strata's documented representation)."""
-    import base64
-    import datetime
-    if isinstance(value, dict):
-        return {k: normalize(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [normalize(v) for v in value]
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode()
-    if isinstance(value, datetime.datetime):
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value > 2**63 - 1:
-        return str(value)
-    return value
+def section_names(section):
+    # `[remote "origin"]` and `[a.b]` nest in Strata; configparser keeps one name.
+    m = re.match(r'^\s*([^"]*?)\s+"(.*)"\s*$', section)
+    if m:
+        return tuple(p.strip() for p in m.group(1).split(".")) + (m.group(2),)
+    return tuple(p.strip() for p in section.split("."))
 
 
-def flatten(value, prefix, out):
-    if isinstance(value, dict):
-        if not value and prefix:
-            out[prefix] = {}
-        for k, v in value.items():
-            flatten(v, prefix + (str(k),), out)
-    else:
-        out[prefix] = value
+def configparser_entries(path):
+    text = open(path, encoding="utf-8-sig").read()
+    lines = text.splitlines()
+    first = next((i for i, l in enumerate(lines) if re.match(r"^\s*\[", l)), len(lines))
+    if any(l.strip() and not l.strip().startswith(("#", ";")) for l in lines[:first]):
+        text = "[__top__]\n" + text
+    cp = configparser.ConfigParser(interpolation=None, strict=False, allow_no_value=True,
+                                   delimiters=("=", ":"), comment_prefixes=("#", ";"),
+                                   inline_comment_prefixes=("#", ";"), empty_lines_in_values=True)
+    cp.optionxform = str
+    cp.read_string(text)
+    for name, options in cp._sections.items():
+        for key, value in options.items():
+            yield (None if name == "__top__" else name), key, value
 
 
-def compare_ini(ours, theirs):
-    """Differences between Strata's tree and configparser's (section, key) -> value."""
-    mine = {}
-    flatten(ours, (), mine)
-    mine = {".".join(k): v for k, v in mine.items()}
-    py = {}
-    for (section, key), value in theirs.items():
-        if key is None:
-            py[section] = value
+def compare_ini(path, ours):
+    flat = {}
+    for names, value in leaves(ours).items():
+        flat[names] = value
+    joined = {".".join(k): v for k, v in flat.items()}
+    compared, problems = 0, []
+    for section, key, value in configparser_entries(path):
+        if key.startswith("!") or key.endswith("[]"):
             continue
-        flat = key if section == "\0top" else section + "." + key
-        py[flat] = value
-    diffs = []
-    for key in sorted(set(mine) | set(py)):
-        a, b = mine.get(key, "<absent>"), py.get(key, "<absent>")
-        if b is None and a in ("", True, "true"):
-            continue  # a key without '=': configparser None, Strata an empty string or true
-        if a != b:
-            diffs.append((key, a, b))
-    return diffs
+        if value is not None and (value.startswith(('"', "'")) or "\\\n" in value):
+            continue
+        expected = "true" if value is None else value
+        # A flag's name is taken literally (Strata does not split it at dots).
+        keyparts = (key.strip(),) if value is None else tuple(p.strip() for p in key.split("."))
+        names = (section_names(section) if section else ()) + keyparts
+        actual = flat.get(names)
+        if actual is None:
+            actual = joined.get(".".join(names))
+        if actual is None:
+            problems.append(f"{'.'.join(names)}: configparser {expected!r}, Strata has nothing")
+        elif str(actual) != expected:
+            problems.append(f"{'.'.join(names)}: configparser {expected!r}, Strata {actual!r}")
+        compared += 1
+    return compared, problems
 
 
-def classify_ini(diffs):
-    reasons = set()
-    continued = [line for _, _, b in diffs if isinstance(b, str) for line in b.split("\n")[1:]]
-    for key, a, b in diffs:
-        if a != "<absent>" and b == "<absent>" and any(
-                line and (key.endswith(line.split("=")[0].split(":")[0].strip()) or line.startswith(
-                    key.split(".", 1)[-1])) for line in continued):
-            reasons.add("multi-line value (indented continuation)")
-        elif isinstance(b, str) and "\n" in b:
-            reasons.add("multi-line value (indented continuation)")
-        elif isinstance(b, str) and isinstance(a, str) and (";" in b or "#" in b) and b.startswith(a):
-            reasons.add("inline comment (Strata strips it, configparser keeps it)")
-        elif isinstance(b, str) and isinstance(a, str) and b.strip('"') == a:
-            reasons.add("quoted value (Strata unquotes)")
-        elif a == "<absent>" and '"' in key:
-            reasons.add("git-style [section \"sub\"] header")
-        elif isinstance(a, list):
-            reasons.add("repeated key (Strata makes an array, configparser keeps the last)")
+def compare(target):
+    stats = {}
+    report = []
+    files = sorted(p for p in glob.glob(os.path.join(target, "x", "**", "*"), recursive=True)
+                   if os.path.isfile(p) and not os.path.islink(p))
+    for path in files:
+        lower = path.lower()
+        if lower.endswith(".json"):
+            kind = "json"
+        elif lower.endswith(".plist"):
+            kind = "plist"
+        elif lower.endswith(INI_EXT):
+            kind = "ini"
         else:
-            reasons.add("other")
-    return sorted(reasons)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--dir", default="/var/tmp/strata-corpus")
-    ap.add_argument("--config-dump", default=None)
-    ap.add_argument("--no-fetch", action="store_true")
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args()
-    config_dump = args.config_dump or os.path.join(
-        subprocess.run(["swift", "build", "--show-bin-path"], cwd=REPO, capture_output=True, text=True)
-        .stdout.strip(), "config-dump")
-    if not args.no_fetch:
-        fetch(args.dir)
-    tree = os.path.join(args.dir, "x")
-    counts = defaultdict(Counter)
-    refused = defaultdict(list)
-    disagree = defaultdict(list)
-    scratch = tempfile.mkdtemp(prefix="strata-corpus-")
-    try:
-        for kind, path in files(tree):
-            rel = os.path.relpath(path, tree)
-            counts[kind]["files"] += 1
-            ours, error = strata(config_dump, kind, path, scratch)
-            try:
-                theirs, perror = python(kind, path), None
-            except Exception as e:  # noqa: BLE001 - any parse failure is a finding
-                theirs, perror = None, f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
-            if error is not None:
-                counts[kind]["refused"] += 1
-                refused[kind].append((rel, error, perror))
-                if perror is not None:
-                    counts[kind]["both refuse"] += 1
-                continue
-            counts[kind]["loaded"] += 1
-            if perror is not None:
-                counts[kind]["python refuses"] += 1
-                disagree[kind].append((rel, [f"Python refuses: {perror}"], []))
-                continue
-            if kind == "ini":
-                diffs = compare_ini(ours, theirs)
-                if diffs:
-                    counts[kind]["disagree"] += 1
-                    disagree[kind].append((rel, classify_ini(diffs), diffs))
-                else:
-                    counts[kind]["agree"] += 1
+            continue
+        s = stats.setdefault(kind, {"files": 0, "loaded": 0, "refused": 0, "python refused": 0,
+                                    "both": 0, "agree": 0, "differ": 0, "values": 0})
+        s["files"] += 1
+        ours, error = strata(path, "ini" if lower.endswith(".local") else None)
+        try:
+            if kind == "json":
+                theirs = json.load(open(path, encoding="utf-8"))
+            elif kind == "plist":
+                theirs = plistlib.load(open(path, "rb"))
             else:
-                expected = normalize(theirs)
-                if ours == expected:
-                    counts[kind]["agree"] += 1
-                else:
-                    counts[kind]["disagree"] += 1
-                    mine, py = {}, {}
-                    flatten(ours, (), mine)
-                    flatten(expected, (), py)
-                    diffs = [(".".join(k), mine.get(k, "<absent>"), py.get(k, "<absent>"))
-                             for k in sorted(set(mine) | set(py), key=str) if mine.get(k) != py.get(k)]
-                    disagree[kind].append((rel, ["values differ"], diffs))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-    for kind in sorted(counts):
-        c = counts[kind]
-        print(f"{kind}: {c['files']} files, {c['loaded']} loaded, {c['refused']} refused "
-              f"({c['both refuse']} also refused by Python), {c['agree']} agree, {c['disagree']} disagree"
-              + (f", {c['python refuses']} loaded but refused by Python" if c["python refuses"] else ""))
-    for kind in sorted(refused):
-        print(f"\n## {kind}: refused by Strata")
-        for rel, error, perror in refused[kind]:
-            print(f"- {rel}: {error}" + (f"  [Python: {perror}]" if perror else "  [Python loads it]"))
-    for kind in sorted(disagree):
-        print(f"\n## {kind}: loaded, but differs from Python")
-        for rel, reasons, diffs in disagree[kind]:
-            print(f"- {rel}: {'; '.join(reasons)}")
-            for key, a, b in diffs[: (50 if args.verbose else 3)]:
-                print(f"    {key}: Strata {a!r} / Python {b!r}")
+                theirs = list(configparser_entries(path))
+        except Exception as e:  # noqa: BLE001 - any failure of Python's reader counts as a refusal
+            theirs, python_error = None, f"{type(e).__name__}: {str(e).splitlines()[0][:100]}"
+        if ours is None:
+            s["refused"] += 1
+            report.append(f"REFUSED {path}: {error}" + ("" if theirs is not None else f" (Python too: {python_error})"))
+            continue
+        s["loaded"] += 1
+        if theirs is None:
+            s["python refused"] += 1
+            report.append(f"PYTHON-ONLY-REFUSED {path}: {python_error}")
+            continue
+        s["both"] += 1
+        if kind == "ini":
+            compared, problems = compare_ini(path, ours)
+        else:
+            if not isinstance(theirs, dict):
+                s["both"] -= 1
+                report.append(f"SKIPPED {path}: top level is not an object")
+                continue
+            compared = len(leaves(theirs))
+            normalize = lambda t: json.loads(json.dumps(t, default=str, sort_keys=True))
+            problems = [] if normalize(ours) == normalize(theirs) else ["trees differ"]
+        s["values"] += compared
+        if problems:
+            s["differ"] += 1
+            report.append(f"DIFFERS {path}: " + "; ".join(problems[:5]))
+        else:
+            s["agree"] += 1
+    for line in report:
+        print(line)
+    print()
+    for kind, s in sorted(stats.items()):
+        print(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in s.items()))
+    return stats
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) != 3 or sys.argv[1] not in ("fetch", "compare"):
+        sys.exit(__doc__)
+    fetch(sys.argv[2]) if sys.argv[1] == "fetch" else compare(sys.argv[2])

@@ -100,7 +100,8 @@ def main():
     tests = os.path.join(repo, "Tests", "StrataTests")
 
     # Whole files: JSONTestSuite, the INI real-world files, the samples.
-    suite = os.path.join(repo, "..", "shared", "conformance", "JSONTestSuite", "test_parsing")
+    conformance = os.environ.get("STRATA_CONFORMANCE_DIR") or os.path.join(repo, "..", "shared", "conformance")
+    suite = os.path.join(conformance, "JSONTestSuite", "test_parsing")
     if os.path.isdir(suite):
         for path in files_under(suite, (".json",)):
             corpus.add("json", read(path))

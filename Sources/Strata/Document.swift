@@ -32,18 +32,27 @@ public struct ParseOptions: Sendable {
   public var maxDepth: Int
   /// The most files one INI file may include, directly or not (default 256).
   public var maxIncludedFiles: Int
+  /// Directories INI `!include` and `!includedir` may read besides the including file's own directory
+  /// tree (default none): an include that leaves them (`/etc/shadow`, `../../x`, a link pointing out)
+  /// is an `includeOutsideTree` error.
+  public var includeDirectories: [String] = []
+  /// The most values (keys, scalars, arrays and tables) one document may expand to where a small file
+  /// can stand for a large tree: binary property lists whose containers are shared (default 1,000,000).
+  /// More is a `tooManyValues` error naming the file.
+  public var maxValues: Int
   /// Maps a path as written in a configuration (`/etc/demo/x.ini`) to where it is on disk (under a test
   /// root, say). The default is the identity.
   public var resolvePath: @Sendable (String) -> String
 
   /// Creates options; every parameter has the default described on its property.
   public init(
-    maxFileSize: Int = 16 << 20, maxDepth: Int = 512, maxIncludedFiles: Int = 256,
+    maxFileSize: Int = 16 << 20, maxDepth: Int = 512, maxIncludedFiles: Int = 256, maxValues: Int = 1_000_000,
     resolvePath: @escaping @Sendable (String) -> String = { $0 }
   ) {
     self.maxFileSize = maxFileSize
     self.maxDepth = maxDepth
     self.maxIncludedFiles = maxIncludedFiles
+    self.maxValues = maxValues
     self.resolvePath = resolvePath
   }
 }

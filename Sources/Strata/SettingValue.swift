@@ -12,6 +12,9 @@ public struct SettingValue: Sendable, CustomStringConvertible {
     case string(String)
     /// A signed 64-bit integer.
     case integer(Int)
+    /// An integer above `Int.max`, up to 2^64 − 1 (property lists store unsigned 64-bit integers).
+    /// Integers that fit in `Int` are always ``integer(_:)``.
+    case unsignedInteger(UInt)
     /// A binary floating-point number.
     case double(Double)
     /// A boolean.
@@ -58,7 +61,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
   public var typeName: String {
     switch kind {
     case .string: "string"
-    case .integer: "integer"
+    case .integer, .unsignedInteger: "integer"
     case .double: "double"
     case .bool: "bool"
     case .date: "date"
@@ -68,9 +71,9 @@ public struct SettingValue: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The node at a dotted key below this one (`"server.tls.certPath"`), or `nil`.
+  /// The node at a key below this one (`"server.tls.certPath"`, see ``SettingKey``), or `nil`.
   public func value(at key: String) -> SettingValue? {
-    value(atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    value(atComponents: SettingKey.names(in: key))
   }
 
   /// The node at a path of table keys below this one, or `nil`.
@@ -88,6 +91,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
     switch kind {
     case .string(let s): "\"\(s)\""
     case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
     case .date(let d): d.formatted(.iso8601)

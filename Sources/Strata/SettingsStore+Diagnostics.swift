@@ -10,7 +10,8 @@ extension SettingsStore {
     }
     let schema = self.schema
     guard !schema.entries.isEmpty else { return snapshot.diagnostics + settingDiagnostics }
-    return snapshot.diagnostics + settingDiagnostics + schema.unknownKeys(in: snapshot)
+    return snapshot.diagnostics + settingDiagnostics
+      + schema.unknownKeys(in: snapshot, resolvePath: stack.options.resolvePath)
       + environmentCollisions(schema) + exposedSecrets(schema, snapshot)
   }
 
@@ -45,7 +46,7 @@ extension SettingsStore {
         return SettingsSchema.Entry(
           key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: defaultValue),
           typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
-          validationSummary: box.attributes.validationSummary)
+          validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues)
       })
   }
 

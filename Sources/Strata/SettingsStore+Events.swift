@@ -5,6 +5,11 @@ extension SettingsStore {
     state.withLock { $0.pendingRestarts.values.sorted { $0.key < $1.key } }
   }
 
+  /// A pending restart that was undone (8080 → 8081 → 8080): the files hold the running value again.
+  func clearPendingRestart(forKey key: String) {
+    state.withLock { _ = $0.pendingRestarts.removeValue(forKey: key) }
+  }
+
   func recordPendingRestart(_ pending: PendingRestart) {
     let isNew = state.withLock { state in
       defer { state.pendingRestarts[pending.key] = pending }

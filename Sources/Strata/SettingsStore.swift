@@ -80,12 +80,15 @@ public final class SettingsStore: Sendable {
   /// new `APP.json`), or to the runtime layer when there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
-  ///   - root: a directory under which absolute paths are resolved (for tests).
+  ///   - root: a directory under which absolute paths are resolved (for tests); see ``StandardLayout``
+  ///     for where the user's file is then.
+  ///   - home: the home directory as the app sees it, instead of the environment's.
   ///   - environment: the process environment.
   public convenience init(
-    app: String, root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    app: String, root: String? = nil, home: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
-    let layout = StandardLayout(app: app, root: root, environment: environment)
+    let layout = StandardLayout(app: app, root: root, home: home, environment: environment)
     let options = layout.options()
     var target = WriteTarget.runtime
     if let directory = layout.userDirectory {
@@ -140,7 +143,9 @@ public final class SettingsStore: Sendable {
   }
 
   /// Sets a runtime value (the highest layer) and publishes it at once.
-  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) {
+  /// - Throws: `invalidValue` when the key is, or holds, or lies inside, a `.readOnly` setting.
+  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+    try checkWritable(key)
     state.withLock { state in
       if let value {
         state.runtime.set(value, at: key)
@@ -261,6 +266,10 @@ public final class SettingsStore: Sendable {
     for diagnostic in current.diagnostics where diagnostic.severity == .error && !known.contains(diagnostic) {
       emit(.failed(diagnostic.error))
     }
+    let now = Set(current.diagnostics)
+    for diagnostic in previous.diagnostics where diagnostic.severity == .error && !now.contains(diagnostic) {
+      emit(.recovered(diagnostic.error))
+    }
   }
 
   /// Registers settings; their keys become known (to the environment layer, to schema checks).
@@ -330,9 +339,9 @@ public final class SettingsStore: Sendable {
 }
 
 extension SettingValue {
-  /// Removes the value at a dotted key, and any table left empty by that.
+  /// Removes the value at a key (see ``SettingKey``), and any table left empty by that.
   mutating func remove(at key: String) {
-    remove(atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+    remove(atComponents: SettingKey.names(in: key)[...])
   }
 
   private mutating func remove(atComponents components: ArraySlice<String>) {
@@ -386,8 +395,11 @@ extension SettingsStore {
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
   public func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+    try checkWritable(key)
+    // Writing what is already there changes nothing: no file write, no new generation.
+    if let value, let current = snapshot.value(forKey: key), current == value { return }
     guard case .file(let path) = writeTarget else {
-      setRuntimeValue(value, forKey: key)
+      try setRuntimeValue(value, forKey: key)
       return
     }
     try writeLock.withLock { count throws(StrataError) in
@@ -398,6 +410,18 @@ extension SettingsStore {
       Set(state.contents.indices.filter { state.contents[$0]?.paths.contains(path) ?? false })
     }
     rebuild(reloading: layers.isEmpty ? nil : layers)
+  }
+
+  /// Refuses a write that would change a `.readOnly` setting: at its key, above it (a table that holds
+  /// it) or inside it (a field of its table).
+  func checkWritable(_ key: String) throws(StrataError) {
+    let readOnly = state.withLock { state in
+      state.registry.first { entry in
+        entry.value.contains { $0.traits.contains(.readOnly) }
+          && (SettingKey.isKey(entry.key, within: key) || SettingKey.isKey(key, within: entry.key))
+      }?.key
+    }
+    if let readOnly { throw StrataError(.invalidValue, "\(readOnly) is read-only") }
   }
 
   /// Records a problem with a setting that could not be thrown (an assignment through the property).

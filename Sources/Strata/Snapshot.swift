@@ -6,7 +6,7 @@
 public final class Snapshot: Sendable, CustomReflectable {
   /// One leaf key of the merged configuration.
   public struct Entry: Sendable {
-    /// The dotted key, such as `server.port`.
+    /// The key, such as `server.port` (a name holding a dot is quoted: see ``SettingKey``).
     public var key: String
     /// The effective value (its origin says where it came from).
     public var value: SettingValue
@@ -90,7 +90,7 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// The entry for a leaf key, or `nil`.
   public func entry(forKey key: String) -> Entry? { entriesByKey[key] }
 
-  /// The node at a dotted key (a leaf or a table), or `nil`.
+  /// The node at a key (a leaf or a table; see ``SettingKey``), or `nil`.
   public func value(forKey key: String) -> SettingValue? { root.value(at: key) }
 
   /// Every leaf entry, in key order of first appearance.
@@ -203,11 +203,11 @@ extension Snapshot {
     var changes = Changes()
     func affect(_ key: String) {
       guard changes.affected.insert(key).inserted else { return }
-      var rest = key[...]
-      while let dot = rest.lastIndex(of: ".") {
-        rest = rest[..<dot]
+      var names = SettingKey.names(in: key)
+      while names.count > 1 {
+        names.removeLast()
         // An ancestor already present brought its own ancestors with it.
-        if !changes.affected.insert(String(rest)).inserted { break }
+        if !changes.affected.insert(SettingKey.join(names)).inserted { break }
       }
     }
     let mine = entriesByKey
@@ -256,14 +256,15 @@ extension SettingValue {
     kind = .table(mine)
   }
 
-  /// Calls `body` with the dotted key and value of every leaf (anything not a table), in order.
+  /// Calls `body` with the key (see ``SettingKey``) and value of every leaf (anything not a table), in
+  /// order.
   func forEachLeaf(prefix: String = "", _ body: (String, SettingValue) -> Void) {
     guard case .table(let table) = kind else {
       body(prefix, self)
       return
     }
-    for (key, value) in table {
-      value.forEachLeaf(prefix: prefix.isEmpty ? key : prefix + "." + key, body)
+    for (name, value) in table {
+      value.forEachLeaf(prefix: SettingKey.appending(name, to: prefix), body)
     }
   }
 }

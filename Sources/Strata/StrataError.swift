@@ -19,6 +19,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
       case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
+      case tooManyValues, includeOutsideTree, skipped, deprecated
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -67,6 +68,14 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let writeFailed = Code(.writeFailed)
     /// A file whose owner or mode lets others change it (refused), or read a secret in it (a warning).
     public static let insecurePermissions = Code(.insecurePermissions)
+    /// A document expands to more values than ``ParseOptions/maxValues`` allows.
+    public static let tooManyValues = Code(.tooManyValues)
+    /// An INI include that leaves the configuration's directories (see ``ParseOptions/includeDirectories``).
+    public static let includeOutsideTree = Code(.includeOutsideTree)
+    /// A file that was not loaded because of its name (a note: a drop-in directory's `README`, a backup).
+    public static let skipped = Code(.skipped)
+    /// A `.deprecated` setting is set in a file or the environment (a warning).
+    public static let deprecated = Code(.deprecated)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }
@@ -99,10 +108,11 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     return path
   }
 
-  /// `path:line:column: message`, as compilers print.
+  /// `path:line:column: message`, as compilers print, on one line: control characters in the path or
+  /// the message are escaped.
   public var description: String {
-    if let location { return "\(location): \(message)" }
-    return message
+    if let location { return "\(location.escapingControlCharacters): \(message.escapingControlCharacters)" }
+    return message.escapingControlCharacters
   }
 }
 
@@ -114,6 +124,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     case error
     /// The file was used; something in it deserves attention.
     case warning
+    /// Nothing is wrong, but a person checking the configuration may want to know (a file that was
+    /// skipped because of its name). Only `config-dump --check` prints notes.
+    case note
   }
 
   /// How serious the problem is.
@@ -127,9 +140,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     self.error = error
   }
 
-  /// `path:line:column: error: message`, as `config-dump --check` prints it.
+  /// `path:line:column: error: message`, as `config-dump --check` prints it, on one line: control
+  /// characters in the path or the message are escaped.
   public var description: String {
-    if let location = error.location { return "\(location): \(severity.rawValue): \(error.message)" }
-    return "\(severity.rawValue): \(error.message)"
+    let message = error.message.escapingControlCharacters
+    if let location = error.location {
+      return "\(location.escapingControlCharacters): \(severity.rawValue): \(message)"
+    }
+    return "\(severity.rawValue): \(message)"
   }
 }

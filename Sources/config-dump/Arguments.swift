@@ -18,6 +18,9 @@ struct Arguments {
   var showSecrets = false
   var keyPerFileDirectories: [String] = []
   var watch = false
+  var noTruncate = false
+  /// The format of FILE arguments whose names do not say (`--input-format ini`).
+  var inputFormat: String?
 
   /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
   struct UsageError: Error {
@@ -66,19 +69,27 @@ struct Arguments {
           throw UsageError(message: "unknown format '\(text)'; expected one of: \(names)")
         }
         result.format = format
+      case "--input-format":
+        let text = try value(for: name, inline: inline)
+        guard Formats.format(named: text) != nil else {
+          let names = Formats.all.map { type(of: $0).name }.joined(separator: ", ")
+          throw UsageError(message: "unknown input format '\(text)'; expected one of: \(names)")
+        }
+        result.inputFormat = text
       case "--max-file-size":
         let text = try value(for: name, inline: inline)
         guard let size = Int(text), size > 0 else {
           throw UsageError(message: "--max-file-size takes a positive number of bytes, not '\(text)'")
         }
         result.maxFileSize = size
-      case "--show-origin", "--show-shadowed", "--check", "--show-secrets", "--watch":
+      case "--show-origin", "--show-shadowed", "--check", "--show-secrets", "--watch", "--no-truncate":
         if inline != nil { throw UsageError(message: "\(name) takes no value") }
         switch name {
         case "--show-origin": result.showOrigin = true
         case "--show-shadowed": result.showShadowed = true
         case "--show-secrets": result.showSecrets = true
         case "--watch": result.watch = true
+        case "--no-truncate": result.noTruncate = true
         default: result.check = true
         }
       default:
@@ -107,5 +118,11 @@ struct Arguments {
     }
     if check && key != nil { throw UsageError(message: "--check and --key cannot be used together") }
     if watch && check { throw UsageError(message: "--watch and --check cannot be used together") }
+    if format == .env && environmentPrefix == nil && app == nil && !check {
+      throw UsageError(message: "--format env needs a variable prefix: --app NAME or --env-prefix PREFIX")
+    }
+    if inputFormat != nil && files.isEmpty {
+      throw UsageError(message: "--input-format applies to FILE arguments; give at least one")
+    }
   }
 }

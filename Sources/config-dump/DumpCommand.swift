@@ -14,9 +14,18 @@ struct DumpCommand {
     if let root = arguments.root {
       var info = stat()
       guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-        errors("config-dump: --root: no such directory: \(root)\nRun 'config-dump --help' for usage.\n")
+        let problem = PathChecks.exists(root) ? "not a directory" : "no such directory"
+        errors("config-dump: --root: \(problem): \(root)\nRun 'config-dump --help' for usage.\n")
         return .usageError
       }
+    }
+    for directory in arguments.keyPerFileDirectories {
+      // Under --root, absolute paths are read inside the root, as the layers read them.
+      let resolved = directory.hasPrefix("/") ? (arguments.root ?? "") + directory : directory
+      guard !PathChecks.isDirectory(resolved) else { continue }
+      let problem = PathChecks.exists(resolved) ? "not a directory" : "no such directory"
+      errors("config-dump: --key-per-file: \(problem): \(directory)\n")
+      return .configurationError
     }
     let schema: SettingsSchema?
     do {
@@ -27,29 +36,39 @@ struct DumpCommand {
       )
       return .usageError
     }
-    var snapshot = stack(schema: schema).load()
-    if let schema { snapshot = schema.applied(to: snapshot) }
+    let stack = stack(schema: schema)
+    var snapshot = stack.load()
+    if let schema { snapshot = schema.applied(to: snapshot, resolvePath: stack.options.resolvePath) }
     loaded(snapshot)
-    if let schema, !arguments.showSecrets { snapshot = snapshot.redacting(schema.secretKeys) }
+    if !arguments.showSecrets { snapshot = snapshot.redacting(secretKeys(of: snapshot, schema: schema)) }
     let diagnostics = snapshot.diagnostics
     if arguments.check {
       for diagnostic in diagnostics { output("\(diagnostic)\n") }
       let errorCount = diagnostics.filter { $0.severity == .error }.count
+      let warningCount = diagnostics.filter { $0.severity == .warning }.count
+      let skippedCount = diagnostics.filter { $0.severity == .note && $0.error.code == .skipped }.count
       let files = Set(
         snapshot.sources.compactMap { $0.document.root.origin.path ?? Optional($0.document.path) }
       )
       .filter { $0.hasPrefix("/") || $0.contains(".") }
       output(
-        "checked \(files.count) file\(files.count == 1 ? "" : "s"), \(snapshot.keys.count) keys: "
-          + "\(errorCount) error\(errorCount == 1 ? "" : "s"), \(diagnostics.count - errorCount) warning"
-          + "\(diagnostics.count - errorCount == 1 ? "" : "s")\n")
+        "checked \(files.count) file\(files.count == 1 ? "" : "s"), \(snapshot.keys.count) "
+          + "key\(snapshot.keys.count == 1 ? "" : "s"): "
+          + "\(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning"
+          + "\(warningCount == 1 ? "" : "s")" + (skippedCount > 0 ? ", \(skippedCount) skipped" : "") + "\n")
       return errorCount > 0 ? .configurationError : .success
     }
-    for diagnostic in diagnostics { errors("\(diagnostic)\n") }
+    for diagnostic in diagnostics where diagnostic.severity != .note { errors("\(diagnostic)\n") }
+    if snapshot.keys.isEmpty && snapshot.root.table?.isEmpty != false, arguments.key == nil {
+      // Nothing to print: say why instead of printing an empty table.
+      if !snapshot.hasErrors { errors(nothingFound()) }
+      return snapshot.hasErrors ? .configurationError : .success
+    }
     var options = DumpOptions(
       format: arguments.format, showOrigin: arguments.showOrigin, showShadowed: arguments.showShadowed,
       environmentPrefix: environmentPrefix)
     options.showSecrets = arguments.showSecrets
+    if !arguments.noTruncate && isatty(STDOUT_FILENO) == 1 { options.maxWidth = terminalWidth() }
     do {
       if let key = arguments.key {
         guard let text = try Dump.render(key: key, of: snapshot, options: options) else {
@@ -75,18 +94,32 @@ struct DumpCommand {
     let stack = stack(schema: schema)
     let store = SettingsStore(layers: stack.layers, options: stack.options)
     let dumped = dumped ?? store.snapshot
-    let secretKeys = arguments.showSecrets ? [] : (schema?.secretKeys ?? [])
     let restartRequired = Set(
       schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])
-    func view(_ snapshot: Snapshot) -> Snapshot { schema.map { $0.applied(to: snapshot) } ?? snapshot }
+    func view(_ snapshot: Snapshot) -> Snapshot {
+      schema.map { $0.applied(to: snapshot, resolvePath: stack.options.resolvePath) } ?? snapshot
+    }
     var previous = view(dumped)
     let events = store.events
     func printChanges() {
       let current = view(store.snapshot)
+      // Keys that appear later with a secret's name are redacted too, and so is the last value of one
+      // that was removed.
+      let hidden =
+        arguments.showSecrets
+        ? [] : secretKeys(of: current, schema: schema).union(secretKeys(of: previous, schema: schema))
       let lines = WatchLines.changes(
-        from: previous, to: current, secretKeys: secretKeys, redactingSecretSources: !arguments.showSecrets,
+        from: previous, to: current, secretKeys: hidden, redactingSecretSources: !arguments.showSecrets,
         restartRequiredKeys: restartRequired)
       for line in lines { output(line + "\n") }
+      // Values the schema rejects (`port = 80a`) are errors of the typed view, not of any file: say so
+      // too. (A file's own errors come as `failed` events.)
+      let known = Set(previous.diagnostics)
+      let fileErrors = Set(store.snapshot.diagnostics)
+      for diagnostic in current.diagnostics
+      where diagnostic.severity == .error && !known.contains(diagnostic) && !fileErrors.contains(diagnostic) {
+        output(WatchLines.error(diagnostic.error) + "\n")
+      }
       previous = current
     }
     // What changed between the dump and this store's first read shows now; what changes between that
@@ -97,11 +130,39 @@ struct DumpCommand {
       switch event {
       case .reloaded: printChanges()
       case .failed(let error): output(WatchLines.error(error) + "\n")
+      case .recovered(let error): output(WatchLines.recovered(error) + "\n")
       case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
       case .pendingRestart: break
       }
     }
     running.cancel()
+  }
+
+  /// `config-dump: nothing found …`, with the places looked at for `--app`.
+  func nothingFound() -> String {
+    guard let app = arguments.app else { return "config-dump: no keys found\n" }
+    let layout = StandardLayout(
+      app: app, root: arguments.root, home: arguments.home, environment: environment)
+    var places = [layout.vendorDirectory, layout.systemDirectory]
+    if let user = layout.userDirectory { places.append(user) }
+    let under = arguments.root.map { " under \($0)" } ?? ""
+    return "config-dump: no configuration found for app '\(app)'\(under): looked in "
+      + places.map { "\($0)/\(app).{plist,json,ini} and \(app).conf.d/" }.joined(separator: ", ")
+      + " and \(layout.environmentPrefix)_* variables\n"
+  }
+
+  /// The terminal's width in columns (TIOCGWINSZ, else `$COLUMNS`), or `nil`.
+  func terminalWidth() -> Int? {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return environment["COLUMNS"].flatMap(Int.init)
+  }
+
+  /// The keys to redact: a schema's secret settings; without a schema, the keys whose names say they
+  /// are secret (see ``SecretNames``).
+  func secretKeys(of snapshot: Snapshot, schema: SettingsSchema?) -> Set<String> {
+    if let schema { return schema.secretKeys }
+    return Set(snapshot.keys.filter { SecretNames.isSecret(key: $0) })
   }
 
   /// The schema named by `--schema`, if any.
@@ -125,18 +186,17 @@ struct DumpCommand {
     var layers: [any Layer] = []
     if let schema { layers.append(schema.defaultsLayer) }
     if let app = arguments.app {
-      var layoutEnvironment = environment
-      if arguments.root != nil || arguments.home != nil {
-        // A test tree must not depend on who runs it: its home is fixed unless --home says otherwise.
-        layoutEnvironment["XDG_CONFIG_HOME"] = nil
-        layoutEnvironment["HOME"] = arguments.home ?? "/home/user"
-      }
-      let layout = StandardLayout(app: app, root: arguments.root, environment: layoutEnvironment)
+      // The same rule as SettingsStore(app:root:), so both find the same user file.
+      let layout = StandardLayout(
+        app: app, root: arguments.root, home: arguments.home, environment: environment)
       options = layout.options(options)
       layers += layout.layers.filter { $0.scope != .environment }
     }
     for file in arguments.files {
-      layers.append(FileLayer(scope: .user, name: file, files: [file], requiresFiles: true))
+      layers.append(
+        FileLayer(
+          scope: .user, name: file, files: [file], requiresFiles: true,
+          format: arguments.inputFormat.flatMap(Formats.format(named:))))
     }
     for directory in arguments.keyPerFileDirectories {
       layers.append(KeyPerFileLayer(scope: .user, directory: directory))
@@ -158,7 +218,7 @@ struct DumpCommand {
   }
 
   private func prefixes(of key: String) -> [String] {
-    let parts = key.split(separator: ".")
-    return (1..<max(parts.count, 1)).map { parts[0..<$0].joined(separator: ".") }
+    let names = SettingKey.names(in: key)
+    return (1..<max(names.count, 1)).map { SettingKey.join(names[0..<$0]) }
   }
 }

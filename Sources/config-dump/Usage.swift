@@ -5,8 +5,9 @@ let usage = """
   Prints the merged effective configuration, with where each value came from.
 
   Sources (lowest first; later wins per key, tables merge, arrays replace):
-    FILE...               .json, .plist (XML or binary), .ini/.conf/.cfg files, stacked in the
-                          order given
+    FILE...               .json, .plist (XML or binary), .ini/.conf/.cfg/.cnf files, stacked in
+                          the order given
+    --input-format F      the format of FILE arguments whose names do not say: ini, json, plist
     --app NAME            the standard layers of app NAME:
                             /usr/lib/NAME/NAME.{plist,json,ini} and NAME.conf.d/*   (vendor)
                             /etc/NAME/NAME.{plist,json,ini} and NAME.conf.d/*       (system)
@@ -14,7 +15,9 @@ let usage = """
                             NAME_* environment variables                            (environment)
                           FILE arguments, if any, stack above the user layer.
     --root DIR            resolve every absolute path under DIR (a test tree); with it, the user
-                          layer is DIR/home/user/.config/NAME unless --home is given
+                          layer is $XDG_CONFIG_HOME or $HOME/.config when that exists inside
+                          DIR, else DIR/home/user/.config/NAME (as SettingsStore(app:root:) does),
+                          unless --home is given
     --home DIR            the home directory (inside --root) for the user layer
     --key-per-file DIR    a directory where each file is one key and its content the value (a
                           Kubernetes ConfigMap or Secret volume); secret: redacted unless
@@ -26,12 +29,19 @@ let usage = """
                           converted to their declared types (a value that does not convert falls
                           back to the next lower layer), unset keys show their defaults, secrets are
                           redacted, and --check reports unknown keys with a "did you mean"
-    --show-secrets        print secret values in clear
+    --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; without
+                          --schema, keys whose last name has a word password, passwd, pwd,
+                          passphrase, secret(s), token, credential(s), api/private/secret/access/
+                          signing/encryption/master key, or ends in auth (words split at camelCase,
+                          _, -, .: db_password, apiKey, basicAuth; not keyboard, tokenizer,
+                          authMethod); values of --key-per-file directories
 
   Output:
     --format F            table (default), json, ini, plist, or env (export lines for a shell)
     --show-origin         show where each value came from: file:line:column, env:NAME, default
     --show-shadowed       also show the lower-layer values each key hides
+    --no-truncate         print long values whole (on a terminal, the table cuts them with … to fit
+                          its width; piped output is never cut)
     --key KEY             print only KEY (a dotted path such as server.port); a table prints as a
                           subtree
     --watch               after the dump, keep running and print one JSON line per change
@@ -41,7 +51,8 @@ let usage = """
                           "pendingRestart": true (a running program keeps its old value);
                           stop with Ctrl-C (SIGINT) or SIGTERM
     --check               parse everything and print each problem as
-                          path:line:column: error|warning: message
+                          path:line:column: error|warning: message, and each drop-in skipped for
+                          its name as path: note: skipped: why
     -h, --help            show this help
 
   Exit status:

@@ -17,7 +17,9 @@ func write(_ text: String, to fd: Int32) {
     let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
     if written < 0 {
       if errno == EINTR { continue }
-      return  // a closed pipe (`config-dump | head`): nothing more can be said
+      // A closed pipe (`config-dump | head`): nothing more can be said, and a watch has no reader left.
+      if errno == EPIPE && fd == STDOUT_FILENO { exit(0) }
+      return
     }
     bytes = bytes.dropFirst(written)
   }
@@ -45,6 +47,9 @@ if arguments.help {
   exit(.success)
 }
 
+// A reload request (SIGHUP) during a slow start must be queued for the watch, not end the process.
+if arguments.watch { SettingsStore.catchHangupSignals() }
+
 let command = DumpCommand(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 final class Loaded { var snapshot: Snapshot? }
 let loaded = Loaded()
@@ -53,5 +58,6 @@ guard arguments.watch, status != .usageError else { exit(status) }
 // Ctrl-C and SIGTERM end the watch cleanly; every line was already written, unbuffered.
 signal(SIGINT) { _ in _exit(0) }
 signal(SIGTERM) { _ in _exit(0) }
+OutputClosed.exitWhenClosed()
 await command.watch(from: loaded.snapshot, schema: try? command.loadSchema(), output: { writeOutput($0) })
 exit(.success)

@@ -27,6 +27,17 @@ if arguments.contains("--help") {
     """)
   exit(0)
 }
+// SIGTERM (systemctl stop, a test's clean-up) and SIGINT (Ctrl-C) end the server at once, even if
+// whoever started it left them blocked: the main thread sits in accept() with nothing to flush.
+var endSignals = sigset_t()
+sigemptyset(&endSignals)
+for signal in [SIGTERM, SIGINT] {
+  sigaddset(&endSignals, signal)
+  _ = Glibc.signal(signal) { _ in _exit(0) }
+}
+pthread_sigmask(SIG_UNBLOCK, &endSignals, nil)
+// From the start: `systemctl reload` while the files load must reload, not kill the server.
+SettingsStore.catchHangupSignals()
 let root = option("--root") ?? "Samples/HotReloadServer/root"
 var environment = ProcessInfo.processInfo.environment
 environment["HOME"] = "/home/user"  // the user layer lives inside the root

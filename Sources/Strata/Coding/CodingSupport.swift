@@ -49,7 +49,7 @@ enum CodingSupport {
       if let index = component.intValue, component.stringValue == String(index), component is IndexKey {
         key += "[\(index)]"
       } else {
-        key += key.isEmpty ? component.stringValue : "." + component.stringValue
+        key = SettingKey.appending(component.stringValue, to: key)
       }
     }
     return key.isEmpty ? "the root value" : key

@@ -28,6 +28,9 @@ enum ScalarConversion {
     case .integer(let i):
       guard let value = I(exactly: i) else { throw outOfRange(node, site) }
       return value
+    case .unsignedInteger(let u):
+      guard let value = I(exactly: u) else { throw outOfRange(node, site) }
+      return value
     case .double(let d) where d.isFinite && d == d.rounded(.towardZero):
       guard let value = I(exactly: d) else { throw outOfRange(node, site) }
       return value
@@ -55,6 +58,7 @@ enum ScalarConversion {
     switch node.kind {
     case .double(let d): double = d
     case .integer(let i): double = Double(i)
+    case .unsignedInteger(let u): double = Double(u)
     case .string(let text):
       let trimmed = String(DurationText.trimmed(text))
       guard isDecimalNumber(trimmed), let d = Double(trimmed) else { throw mismatch(node, site) }
@@ -91,6 +95,7 @@ enum ScalarConversion {
     switch node.kind {
     case .string(let s): s
     case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
     default: throw mismatch(node, site)
@@ -191,6 +196,7 @@ enum ScalarConversion {
     switch node.kind {
     case .string(let s): quoted(s)
     case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
     case .date(let d): "a date (\(d.formatted(.iso8601)))"

@@ -17,17 +17,15 @@ public enum Dump {
     let snapshot = options.showSecrets ? snapshot : snapshot.redacting(snapshot.secretKeys)
     guard let node = snapshot.value(forKey: key) else { return nil }
     if node.isTable {
-      let prefix = key + "."
-      let entries = snapshot.entries.filter { $0.key.hasPrefix(prefix) }
-      var subtree = SettingValue.emptyTable(origin: node.origin)
-      for entry in entries { subtree.set(entry.value, at: String(entry.key.dropFirst(prefix.count))) }
-      let relative = entries.map { entry in
-        var copy = entry
-        copy.key = key + "." + entry.key.dropFirst(prefix.count)
-        return copy
-      }
-      if options.format == .table || options.format == .env {
-        return try render(subtree, entries: relative, options: options)
+      let depth = SettingKey.names(in: key).count
+      var entries: [Snapshot.Entry] = []
+      var subtree = node  // empty tables below the key stay
+      for entry in snapshot.entries where entry.key != key && SettingKey.isKey(entry.key, within: key) {
+        // Tables and env lines name the whole key; JSON and the file formats nest below the table.
+        var relative = entry
+        relative.key = SettingKey.join(SettingKey.names(in: entry.key).dropFirst(depth))
+        subtree.set(entry.value, at: relative.key)
+        entries.append(options.format == .table || options.format == .env ? entry : relative)
       }
       return try render(subtree, entries: entries, options: options)
     }
@@ -55,7 +53,10 @@ public enum Dump {
     switch options.format {
     case .table: return TableDump.render(entries, options: options)
     case .json: return try JSONDump.render(tree, entries: entries, options: options)
-    case .ini: return String(decoding: try INIFormat().serialize(tree), as: UTF8.self)
+    case .ini:
+      // With origins, each value line ends with its origin as a comment.
+      return String(
+        decoding: try INISerializer.serialize(tree, withOrigins: options.showOrigin), as: UTF8.self)
     case .plist: return String(decoding: try PropertyListFormat().serialize(tree), as: UTF8.self)
     case .env: return try EnvironmentDump.render(entries, options: options)
     }

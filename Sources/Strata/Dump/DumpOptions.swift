@@ -24,6 +24,8 @@ public struct DumpOptions: Sendable {
   public var environmentPrefix: String?
   /// Whether secret values (from secret sources such as a key-per-file Secret volume) print in clear.
   public var showSecrets = false
+  /// The width of the terminal, for the table format: longer values are cut with `…` (`nil`: never).
+  public var maxWidth: Int?
 
   /// Creates options.
   public init(

@@ -6,7 +6,7 @@ enum JSONDump {
   {
     var output = tree
     if options.showOrigin || options.showShadowed {
-      output = .emptyTable(origin: tree.origin)
+      // Each leaf of the tree becomes its annotated form; tables, empty ones too, stay where they are.
       for entry in entries { output.set(annotated(entry, showShadowed: options.showShadowed), at: entry.key) }
     }
     return String(decoding: try JSONFormat().serialize(output), as: UTF8.self)

@@ -8,6 +8,7 @@ enum ValueText {
     switch value.kind {
     case .string(let s): escapeControls(s)
     case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
     case .date(let d): d.formatted(.iso8601)
@@ -26,21 +27,7 @@ enum ValueText {
     return plain(value)
   }
 
-  private static func escapeControls(_ s: String) -> String {
-    guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return s }
-    var out = ""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  private static func escapeControls(_ s: String) -> String { s.escapingControlCharacters }
 
   /// Quotes a word for a POSIX shell when it needs it: `'it'\''s'`.
   static func shellQuoted(_ s: String) -> String {

@@ -43,6 +43,16 @@ public enum WatchLines {
     ])
   }
 
+  /// `{"recovered": "expected Int for server.port, found \"80a\"", "path": …, "line": …, "column": …}`:
+  /// the problem an earlier error line reported is gone.
+  public static func recovered(_ error: StrataError) -> String {
+    line([
+      ("recovered", string(error.message)), ("path", error.path.map(string)),
+      ("line", SettingValue(.integer(error.line), origin: .runtime)),
+      ("column", SettingValue(.integer(error.column), origin: .runtime)),
+    ])
+  }
+
   /// `{"warning": "…", "path": "…"}`, for watcher fallbacks and pending restarts.
   public static func warning(_ message: String, path: String?) -> String {
     line([("warning", string(message)), ("path", path.map(string))])

@@ -17,35 +17,31 @@ public enum Formats {
   /// Every extension that selects some format.
   public static var allExtensions: [String] { all.flatMap { type(of: $0).fileExtensions } }
 
-  /// Reads and parses a file, choosing the format by extension. A file that is empty or only whitespace
-  /// is an empty document in every format.
+  /// Reads and parses a file, choosing the format by extension unless one is given.
   /// - Parameters:
   ///   - path: the path as reported in origins (before `options.resolvePath`).
   ///   - options: limits; the file is read from `options.resolvePath(path)`.
+  ///   - format: the file's format, for a name that does not say (`my.cnf.fallback`, `jail.local`);
+  ///     `nil`: by extension.
   /// - Returns: the document, or `nil` when the file does not exist.
   /// - Throws: ``StrataError`` when the file cannot be read or parsed, or its format is unknown.
-  public static func load(path: String, options: ParseOptions = ParseOptions()) throws(StrataError)
-    -> Document?
-  {
-    guard let format = format(forPath: path) else {
-      throw StrataError(
-        .unsupportedFormat,
-        "unknown file type; expected one of: \(allExtensions.map { "." + $0 }.joined(separator: ", "))",
-        path: path)
-    }
+  public static func load(
+    path: String, options: ParseOptions = ParseOptions(), format: (any ConfigFormat)? = nil
+  ) throws(StrataError) -> Document? {
+    guard let format = format ?? self.format(forPath: path) else { throw unknownType(path) }
     guard
       let bytes = try FileReader.read(options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
     else { return nil }
-    if isBlank(bytes) {
-      return Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
-    }
     return try format.parse(bytes, path: path, options: options)
   }
 
-  /// Whether a file holds nothing but ASCII whitespace (spaces, tabs, line breaks), or nothing at all.
-  /// Such a file is an empty configuration in every format: a zero-byte file and `echo > file` agree.
-  static func isBlank(_ bytes: [UInt8]) -> Bool {
-    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+  /// The error for a file whose name selects no format.
+  static func unknownType(_ path: String) -> StrataError {
+    StrataError(
+      .unsupportedFormat,
+      "unknown file type; expected one of: \(allExtensions.map { "." + $0 }.joined(separator: ", ")) "
+        + "(or name the format: --input-format ini|json|plist)",
+      path: path)
   }
 
   /// The extension of the last path component, lower-cased, without the dot; `nil` if there is none.

@@ -21,7 +21,8 @@ public struct Setting<Value: Sendable>: Sendable {
   /// dictionaries, optionals, `Codable` structs).
   /// - Parameters:
   ///   - wrappedValue: the default, used when no layer sets a usable value.
-  ///   - key: the key in its section (default: the property's name, in the group's key style).
+  ///   - key: the key in its section (default: the property's name, in the group's key style); a dot
+  ///     nests (`"tls.cert"`), a quoted name keeps its dot (`#""listen.owner""#`, see ``SettingKey``).
   ///   - traits: ``SettingTraits`` such as `.secret`.
   ///   - help: a one-line description.
   ///   - validation: a check the value must pass.

@@ -12,6 +12,8 @@ protocol AnySettingBox: AnyObject, Sendable {
   var attributes: SettingAttributes { get }
   /// The declared type's name (`Int`, `[String]`, `Duration`).
   var typeName: String { get }
+  /// The raw values a `CaseIterable` enum setting accepts, or `nil`.
+  var allowedValues: [String]? { get }
   /// The default, as a tree (nil when it cannot be encoded, or is nil).
   var defaultSettingValue: SettingValue? { get }
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
@@ -67,6 +69,24 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var observe: (@Sendable () -> Void)?
     /// For `.restartRequired` settings: the value is fixed once resolved, for the life of the process.
     @usableFromInline var isRunningValueFixed = false
+    /// Whether the setting has had a value (resolved at registration, or read): from then on a bad
+    /// edit keeps it instead of falling back.
+    var hasRunningValue = false
+    /// Why the effective value in the files is rejected, while it is (for `failed` and `recovered`).
+    var rejection: StrataError?
+    /// Whether the running value is kept because a live edit was rejected (not a start-up fallback).
+    var isHoldingLastGood = false
+  }
+
+  /// A setting's value for a snapshot, and how it was found.
+  struct Resolution {
+    var value: Value
+    var origin: Origin
+    var diagnostics: [Diagnostic]
+    /// Why the effective value (the highest layer's) was rejected, if it was.
+    var rejectedTop: StrataError?
+    /// The candidates looked at, highest first, with why each rejected one was.
+    var candidates: [(value: SettingValue, rejection: String?)] = []
   }
 
   init(
@@ -92,6 +112,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var propertyName: String { state.withLock { $0.propertyName } }
   var store: SettingsStore? { state.withLock { $0.store } }
   var typeName: String { describeType(Value.self) }
+  var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var defaultSettingValue: SettingValue? { try? encode(defaultValue) }
 
   /// Binds the box to a store and key (at group init, or when a nested group is re-bound).
@@ -146,52 +167,77 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     let resolved = resolve(in: snapshot, key: key)
     return state.withLock { state in
       if state.isRunningValueFixed { return state.value }
-      guard store.snapshot.generation == snapshot.generation else { return resolved.value }  // pinned, older
+      // A rejected edit keeps the running value: `apply` says so with an event.
+      let holds = keepsRunningValue(state, resolved)
+      guard store.snapshot.generation == snapshot.generation else {
+        return holds ? state.value : resolved.value
+      }
       if state.generation < snapshot.generation {
         state.generation = snapshot.generation
-        state.value = resolved.value
-        state.origin = resolved.origin
+        if !holds {
+          state.value = resolved.value
+          state.origin = resolved.origin
+        }
       }
+      state.hasRunningValue = true
       if isRestartRequired { state.isRunningValueFixed = true }
       return state.value
     }
   }
 
+  /// Whether a resolution's rejected top value leaves the running value in place: once the setting has
+  /// a value, a live edit that does not convert or validate never changes it (a start-up fallback, made
+  /// before there was a running value, goes on following the layers below until the edit is fixed).
+  func keepsRunningValue(_ state: State, _ resolved: Resolution) -> Bool {
+    resolved.rejectedTop != nil && state.hasRunningValue
+      && (state.isHoldingLastGood || state.rejection == nil)
+  }
+
   /// The value, origin and problems for a snapshot: the effective value if it converts and validates,
   /// else the next lower layer's, else the default.
-  func resolve(in snapshot: Snapshot, key: String) -> (
-    value: Value, origin: Origin, diagnostics: [Diagnostic]
-  ) {
+  func resolve(in snapshot: Snapshot, key: String) -> Resolution {
     var candidates: [SettingValue] = []
     if let entry = snapshot.entry(forKey: key) {
       candidates = [entry.value] + entry.shadowed.map(\.value)
     } else if let node = snapshot.value(forKey: key) {
       candidates = [node]
     }
-    var diagnostics: [Diagnostic] = []
-    for candidate in candidates {
+    var resolution = Resolution(value: defaultValue, origin: .codeDefault, diagnostics: [])
+    if traits.contains(.deprecated), let top = candidates.first {
+      resolution.diagnostics.append(
+        Diagnostic(
+          .warning,
+          located(
+            StrataError(.deprecated, "\(key) is deprecated\(attributes.help.map { ": \($0)" } ?? "")"),
+            top.origin)))
+    }
+    for (index, candidate) in candidates.enumerated() {
+      var rejection: StrataError
       do {
         let value = try decode(candidate, key)
         if let validation, !validation.check(value) {
           let shown = traits.contains(.secret) ? redactedText : candidate.description
-          diagnostics.append(
-            Diagnostic(
-              .error,
-              located(
-                StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)"),
-                candidate.origin)))
-          continue
+          rejection = located(
+            StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)"),
+            candidate.origin)
+        } else {
+          resolution.candidates += candidates[index...].map { ($0, nil) }
+          resolution.value = value
+          resolution.origin = candidate.origin
+          return resolution
         }
-        return (value, candidate.origin, diagnostics)
       } catch {
-        var error = error
+        rejection = error
         if traits.contains(.secret) {
-          error.message = "expected \(typeName) for \(key), found \(redactedText)"
+          rejection.message = "expected \(typeName) for \(key), found \(redactedText)"
         }
-        diagnostics.append(Diagnostic(.error, located(error, candidate.origin)))
+        rejection = located(rejection, candidate.origin)
       }
+      if index == 0 { resolution.rejectedTop = rejection }
+      resolution.candidates.append((candidate, rejection.message))
+      resolution.diagnostics.append(Diagnostic(.error, rejection))
     }
-    return (defaultValue, .codeDefault, diagnostics)
+    return resolution
   }
 
   func advance(from previous: Int, to generation: Int) -> Bool {
@@ -203,24 +249,53 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     }
   }
 
+  /// What applying a snapshot asks the store to tell.
+  enum Notice {
+    case pendingRestart(PendingRestart)
+    /// A restart-required setting's files hold its running value again.
+    case noLongerPending
+    /// A live edit was rejected; the running value stays.
+    case failed(StrataError)
+    /// A rejection reported before is gone.
+    case recovered(StrataError)
+  }
+
   func apply(_ snapshot: Snapshot) -> [Diagnostic] {
     let key = self.key
     let resolved = resolve(in: snapshot, key: key)
     let encoded = try? encode(resolved.value)
     let restartRequired = traits.contains(.restartRequired)
     let isSecret = traits.contains(.secret)
-    let (listeners, observe, pending) = state.withLock {
-      state -> ([AsyncStream<Value>.Continuation], (@Sendable () -> Void)?, PendingRestart?) in
-      guard state.appliedGeneration < snapshot.generation else { return ([], nil, nil) }
+    let (listeners, observe, notices) = state.withLock {
+      state -> ([AsyncStream<Value>.Continuation], (@Sendable () -> Void)?, [Notice]) in
+      guard state.appliedGeneration < snapshot.generation else { return ([], nil, []) }
       state.appliedGeneration = snapshot.generation
+      var notices: [Notice] = []
+      // A rejected edit: the running value stays, and the store says so once per new rejection.
+      if keepsRunningValue(state, resolved), let rejection = resolved.rejectedTop {
+        if state.rejection?.description != rejection.description {
+          var kept = rejection
+          kept.message += "; the running value is kept"
+          notices.append(.failed(kept))
+        }
+        state.rejection = rejection
+        state.isHoldingLastGood = true
+        if state.generation < snapshot.generation { state.generation = snapshot.generation }
+        return ([], nil, notices)
+      }
+      if resolved.rejectedTop == nil, let cleared = state.rejection {
+        notices.append(.recovered(cleared))
+      }
+      state.rejection = resolved.rejectedTop
+      state.isHoldingLastGood = false
       if state.isRunningValueFixed {
         let running = (try? encode(state.value)) ?? nil
-        guard !(running == encoded) else { return ([], nil, nil) }
+        guard !(running == encoded) else { return ([], nil, notices + [.noLongerPending]) }
         let shown = { (value: SettingValue?) in isSecret ? redactedText : value.map(ValueText.plain) ?? "nil"
         }
         let pending = PendingRestart(
           key: key, runningValue: shown(running), newValue: shown(encoded ?? nil), origin: resolved.origin)
-        return ([], nil, pending)
+        return ([], nil, notices + [.pendingRestart(pending)])
       }
       if state.generation < snapshot.generation {
         state.generation = snapshot.generation
@@ -229,16 +304,40 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
         // A restart-required setting keeps the value it started with once the program has read it.
         state.isRunningValueFixed = restartRequired && state.delivered != nil
       }
+      state.hasRunningValue = true
       let first = state.delivered == nil
       let changed = !first && !(state.delivered == encoded)
       state.delivered = encoded ?? SettingValue(.string(""), origin: .codeDefault)
-      guard changed else { return ([], nil, nil) }
-      return (Array(state.continuations.values), state.observe, nil)
+      guard changed else { return ([], nil, notices) }
+      return (Array(state.continuations.values), state.observe, notices)
     }
     observe?()
     for continuation in listeners { continuation.yield(resolved.value) }
-    if let pending { store?.recordPendingRestart(pending) }
+    for notice in notices {
+      switch notice {
+      case .pendingRestart(let pending): store?.recordPendingRestart(pending)
+      case .noLongerPending: store?.clearPendingRestart(forKey: key)
+      case .failed(let error): store?.emit(.failed(error))
+      case .recovered(let error): store?.emit(.recovered(error))
+      }
+    }
     return resolved.diagnostics
+  }
+
+  /// The values of lower layers that the running one hides, nearest first, each rejected one with why
+  /// (never the running value itself).
+  func shadowed(in snapshot: Snapshot) -> [(value: SettingValue, rejection: String?)] {
+    let resolved = resolve(in: snapshot, key: key)
+    let running = state.withLock { $0.origin }
+    var found = false
+    return resolved.candidates.filter { candidate in
+      // The first candidate from where the running value came is the running value itself.
+      if !found && candidate.rejection == nil && candidate.value.origin == running {
+        found = true
+        return false
+      }
+      return true
+    }
   }
 
   func currentText() -> (text: String, origin: Origin) {

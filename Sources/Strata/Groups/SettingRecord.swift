@@ -31,11 +31,13 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     box.attributes[keyPath: keyPath]
   }
 
-  /// The values of lower layers that the effective one hides, nearest first (redacted for secrets).
-  public var shadowed: [(value: String, origin: Origin)] {
-    guard let store = box.store, let entry = store.snapshot.entry(forKey: key) else { return [] }
-    return entry.shadowed.map { hidden in
-      (isSecret ? redactedText : ValueText.plain(hidden.value), hidden.value.origin)
+  /// The values in the layers that the running value hides, highest first (redacted for secrets); a
+  /// value that was rejected (it does not convert or validate) has the reason in `rejection`. The
+  /// running value itself is never listed.
+  public var shadowed: [(value: String, origin: Origin, rejection: String?)] {
+    guard let store = box.store else { return [] }
+    return box.shadowed(in: store.snapshot).map { hidden in
+      (isSecret ? redactedText : ValueText.plain(hidden.value), hidden.value.origin, hidden.rejection)
     }
   }
 
@@ -58,7 +60,10 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     box.state.withLock { $0.generation = -1 }
   }
 
-  /// Writes a value to the store's writable layer and publishes it at once.
+  /// Writes a value to the store's writable layer and publishes it at once. A value equal to the
+  /// current one writes nothing. A `.restartRequired` setting's new value is saved and, like an edit of
+  /// its file, applies at the next start: the running value stays and ``SettingsStore/pendingRestarts``
+  /// lists the change.
   /// - Throws: ``StrataError`` when the setting is read-only, the value fails validation, or cannot be
   ///   written.
   public func set(_ newValue: Value) throws(StrataError) {
@@ -70,7 +75,10 @@ public struct SettingRecord<Value: Sendable>: Sendable {
       let shown = isSecret ? redactedText : "\(newValue)"
       throw StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)")
     }
-    try store.write(try box.encode(newValue), forKey: key)
+    let encoded = try box.encode(newValue)
+    // The value the setting has already (by type: "8080" in an INI file is 8080): nothing to write.
+    if let encoded, let current = try? box.encode(box.read()), current == encoded { return }
+    try store.write(encoded, forKey: key)
   }
 
   /// Removes the setting from the writable layer, so the lower layers' value (or the default) applies.

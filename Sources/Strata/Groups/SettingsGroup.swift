@@ -25,7 +25,8 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   // @unchecked: `store`, `sectionPath` and `members` are set during init (and by an enclosing group's
   // init, for a nested group) before the group can be shared; afterwards they are only read.
 
-  /// The section this group's keys live under, such as `server`. Override to choose another.
+  /// The section this group's keys live under, such as `server`. Override to choose another: it is a
+  /// key (see ``SettingKey``), so `"app.server"` nests and `#""app.server""#` is one name.
   open class var section: String { defaultSection(for: String(describing: self)) }
 
   /// How property names become keys (default: as declared).
@@ -88,11 +89,11 @@ open class SettingsGroup: @unchecked Sendable, Observable {
     sectionPath = newPath
     let style = type(of: self).keyStyle
     for (name, box) in settings {
-      let local = box.declaredKey ?? style.key(for: name)
+      let local = box.declaredKey ?? SettingKey.join([style.key(for: name)])
       box.bind(store: newStore, key: newPath.isEmpty ? local : newPath + "." + local, propertyName: name)
     }
     for (name, group) in groups {
-      group.bind(store: newStore, sectionPath: newPath + "." + style.key(for: name))
+      group.bind(store: newStore, sectionPath: SettingKey.appending(style.key(for: name), to: newPath))
     }
     newStore.register(settings.map(\.box))
   }

@@ -52,8 +52,20 @@ public struct EnvironmentLayer: Layer {
     }
     let upperPrefix = prefix + "_"
     var root = SettingValue.emptyTable(origin: .environment(variable: upperPrefix + "*"))
+    // Only a value that shows U+FFFD can have been decoded from invalid bytes; the raw environment says.
+    let suspicious = variables.contains { $0.key.hasPrefix(upperPrefix) && $0.value.contains("\u{FFFD}") }
+    let invalid = suspicious ? RawEnvironment.namesWithInvalidUTF8(prefix: upperPrefix) : []
     for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
       let origin = Origin.environment(variable: name)
+      if invalid.contains(name) {
+        contents.diagnostics.append(
+          Diagnostic(
+            .error,
+            StrataError(
+              .invalidUTF8, "environment variable \(name) is not valid UTF-8 text; it is ignored",
+              path: "env:\(name)")))
+        continue
+      }
       if let keys = keysByName[name] {
         for key in keys { root.set(SettingValue(.string(value), origin: origin), at: key) }
       } else if name.hasPrefix(upperPrefix) {
@@ -82,11 +94,10 @@ public struct EnvironmentLayer: Layer {
 }
 
 extension SettingValue {
-  /// Sets `value` at a dotted key below this table, creating tables on the way (and replacing any
-  /// non-table in the way).
+  /// Sets `value` at a key (see ``SettingKey``) below this table, creating tables on the way (and
+  /// replacing any non-table in the way).
   mutating func set(_ value: SettingValue, at key: String) {
-    set(
-      value, atComponents: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+    set(value, atComponents: SettingKey.names(in: key)[...])
   }
 
   private mutating func set(_ value: SettingValue, atComponents components: ArraySlice<String>) {

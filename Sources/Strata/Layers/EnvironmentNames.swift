@@ -1,7 +1,8 @@
 /// How setting keys map to environment variable names, and back.
 ///
-/// A key's generated name is `PREFIX_` followed by its components, camelCase split into words, `.` and
-/// `-` turned into `_`, all upper-cased: `server.maxConnections` → `DEMO_SERVER_MAX_CONNECTIONS`. A
+/// A key's generated name is `PREFIX_` followed by its names (see ``SettingKey``), camelCase split into
+/// words, every character that is not a letter or a digit turned into `_`, all upper-cased:
+/// `server.maxConnections` → `DEMO_SERVER_MAX_CONNECTIONS`, `www."listen.owner"` → `DEMO_WWW_LISTEN_OWNER`. A
 /// variable that matches no generated name maps by `__` separators: `DEMO_DB__POOL_SIZE` →
 /// `db.pool_size`.
 public enum EnvironmentNames {
@@ -12,7 +13,7 @@ public enum EnvironmentNames {
 
   /// The variable name that overrides `key`.
   public static func variableName(forKey key: String, prefix: String) -> String {
-    prefix + "_" + screamingSnake(key)
+    prefix + "_" + SettingKey.names(in: key).map(screamingSnake).filter { !$0.isEmpty }.joined(separator: "_")
   }
 
   /// The key a variable maps to when it matches no known key: the part after `PREFIX_`, split at `__`,
@@ -23,17 +24,17 @@ public enum EnvironmentNames {
     let rest = variable.dropFirst(head.count)
     let parts = rest.split(separator: "__", omittingEmptySubsequences: false).map { $0.lowercased() }
     guard parts.allSatisfy({ !$0.isEmpty }) else { return nil }
-    return parts.joined(separator: ".")
+    return SettingKey.join(parts)
   }
 
   /// `serverMaxConnections.tls-cert` → `SERVER_MAX_CONNECTIONS_TLS_CERT`; `TLSCert` → `TLS_CERT`;
-  /// `http2Port` → `HTTP2_PORT`.
+  /// `http2Port` → `HTTP2_PORT`; `./package.json` → `PACKAGE_JSON`.
   static func screamingSnake(_ text: String) -> String {
     let chars = Array(text)
     var out = ""
     for (i, c) in chars.enumerated() {
-      if c == "." || c == "-" || c == "_" || c == " " {
-        if !out.hasSuffix("_") { out.append("_") }
+      if !c.isLetter && !c.isNumber {
+        if !out.isEmpty && !out.hasSuffix("_") { out.append("_") }
         continue
       }
       if c.isUppercase, i > 0, !out.hasSuffix("_") {
@@ -47,6 +48,7 @@ public enum EnvironmentNames {
       }
       out += c.uppercased()
     }
+    if out.hasSuffix("_") { out.removeLast() }
     return out
   }
 }

@@ -26,14 +26,18 @@ public struct FileLayer: Layer {
   /// Whether a missing main file is an error (for files named explicitly, as on a command line) rather
   /// than an absent layer.
   public var requiresFiles: Bool
+  /// The format of the main files, for names that do not say (`my.cnf.fallback`, fail2ban's
+  /// `jail.local`); `nil` (the default): each file's extension chooses.
+  public var format: (any ConfigFormat)?
 
   /// Creates a file layer.
   public init(
     scope: Scope, name: String? = nil, files: [String], dropInDirectory: String? = nil,
     overridingDropInDirectory: String? = nil, dropInExtensions: [String] = Formats.allExtensions,
-    maxDropIns: Int = 1000, requiresFiles: Bool = false
+    maxDropIns: Int = 1000, requiresFiles: Bool = false, format: (any ConfigFormat)? = nil
   ) {
     self.requiresFiles = requiresFiles
+    self.format = format
     self.requiresSafePermissions = scope == .vendor || scope == .system
     self.scope = scope
     self.name = name ?? scope.description
@@ -52,17 +56,12 @@ public struct FileLayer: Layer {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
         continue
       }
-      if var dangling = Self.danglingSymlink(file, options: context.options) {
-        if requiresFiles { dangling.severity = .error }  // named explicitly: as missing as a missing file
-        contents.diagnostics.append(dangling)
-        continue
-      }
-      loadChecked(file, into: &contents, context: context)
+      loadChecked(file, format: format, into: &contents, context: context)
     }
     if let dropInDirectory {
       contents.paths.append(dropInDirectory)
       for file in dropIns(in: dropInDirectory, into: &contents, options: context.options) {
-        loadChecked(file, into: &contents, context: context)
+        loadChecked(file, format: nil, into: &contents, context: context)
       }
     }
     return contents
@@ -96,14 +95,15 @@ public struct FileLayer: Layer {
       overridden = Set(
         (try? FileSystem.contents(ofDirectory: resolved, reportedAs: overridingDropInDirectory)) ?? [])
     }
+    for name in names.sorted() {
+      guard let reason = DropInNames.skipReason(name, extensions: dropInExtensions) else { continue }
+      contents.diagnostics.append(
+        Diagnostic(.note, StrataError(.skipped, "skipped: \(reason)", path: joinPath(directory, name))))
+    }
     var paths: [String] = []
     for name in DropInNames.sorted(names, extensions: dropInExtensions) where !overridden.contains(name) {
       let path = joinPath(directory, name)
       if Self.isMask(options.resolvePath(path)) { continue }
-      if let dangling = Self.danglingSymlink(path, options: options) {
-        contents.diagnostics.append(dangling)
-        continue
-      }
       if paths.count == maxDropIns {
         contents.diagnostics.append(
           Diagnostic(
@@ -118,57 +118,62 @@ public struct FileLayer: Layer {
     return paths
   }
 
-  /// Whether a drop-in masks rather than configures: an empty regular file, or a symlink to `/dev/null`.
-  /// (A FIFO or device also reports size 0; it is not a mask, and reading refuses it.)
+  /// Whether a drop-in masks rather than configures: an empty regular file, or a symlink to
+  /// `/dev/null`, as systemd documents. Anything else that is empty (a FIFO, a socket, a dangling link)
+  /// is loaded, and so reported, instead of silently masking.
   static func isMask(_ resolvedPath: String) -> Bool {
     if FileSystem.entry(at: resolvedPath) == .symlink, FileSystem.symlinkTarget(resolvedPath) == "/dev/null" {
       return true
     }
-    return FileSystem.isRegularFile(resolvedPath) && FileSystem.size(of: resolvedPath) == 0
-  }
-
-  /// A warning for a config path that is a symlink to nothing: the file is treated as absent, but a
-  /// link that points nowhere is usually a mistake (a package removed, a typo), so it is reported with
-  /// its target rather than silently ignored.
-  static func danglingSymlink(_ path: String, options: ParseOptions) -> Diagnostic? {
-    let resolved = options.resolvePath(path)
-    guard FileSystem.isDanglingSymlink(resolved) else { return nil }
-    let target = FileSystem.symlinkTarget(resolved) ?? "?"
-    return Diagnostic(
-      .warning,
-      StrataError(
-        .notFound, "is a symlink to '\(target)', which does not exist; the file is not loaded", path: path))
+    return FileSystem.isEmptyRegularFile(resolvedPath)
   }
 
   /// Loads one file, refusing it first if its permissions are unsafe and the layer requires safe ones.
-  private func loadChecked(_ path: String, into contents: inout LayerContents, context: LoadContext) {
+  private func loadChecked(
+    _ path: String, format: (any ConfigFormat)?, into contents: inout LayerContents, context: LoadContext
+  ) {
     if requiresSafePermissions,
       let problem = FilePermissions.problem(
         withSystemFile: context.options.resolvePath(path), reportedAs: path)
     {
       contents.diagnostics.append(Diagnostic(.error, problem))
+      // What was read while the file was safe stays; what it holds now is not trusted.
+      if let lastGood = context.cache?.lookup(path) { Self.append(lastGood.document, to: &contents) }
       return
     }
-    Self.loadFile(path, into: &contents, options: context.options, cache: context.cache)
+    Self.loadFile(path, format: format, into: &contents, options: context.options, cache: context.cache)
   }
 
-  /// Loads one file into `contents`. An empty main file is an empty document, not a syntax error, so
-  /// that `: > file` clears a layer as it does for systemd; a file of only whitespace (`echo > file`) is
-  /// empty in the same way, in every format. With a cache, an unchanged file reuses its
+  /// Loads one file into `contents`. An empty (or blank) main file is an empty document, not a syntax
+  /// error, so that `: > file` clears a layer as it does for systemd. With a cache, an unchanged file reuses its
   /// document, and a file that no longer parses keeps its last good one (the error is still reported).
   static func loadFile(
-    _ path: String, into contents: inout LayerContents, options: ParseOptions, cache: DocumentCache?
+    _ path: String, format: (any ConfigFormat)? = nil, into contents: inout LayerContents,
+    options: ParseOptions, cache: DocumentCache?
   ) {
-    do {
-      guard let format = Formats.format(forPath: path) else {
-        _ = try Formats.load(path: path, options: options)  // throws the unknown-type error
-        return
+    do throws(StrataError) {
+      guard let format = format ?? Formats.format(forPath: path) else {
+        // `config-dump some/dir`: say what it is, not that its "type" is unknown.
+        if let kind = FileReader.kind(at: options.resolvePath(path)), kind != "a regular file" {
+          throw StrataError(.unreadable, "not a regular file: \(kind)", path: path)
+        }
+        throw Formats.unknownType(path)
       }
       guard
         let bytes = try FileReader.read(
           options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
       else {
         cache?.remove(path)
+        let resolved = options.resolvePath(path)
+        if FileSystem.entry(at: resolved) == .symlink {
+          contents.diagnostics.append(
+            Diagnostic(
+              .warning,
+              StrataError(
+                .notFound,
+                "a symbolic link to \(FileSystem.symlinkTarget(resolved) ?? "?"), which does not exist; "
+                  + "the file is treated as absent", path: path)))
+        }
         return
       }
       let hash = ContentHash(bytes)
@@ -177,7 +182,7 @@ public struct FileLayer: Layer {
         return
       }
       var document = Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
-      if !Formats.isBlank(bytes) {
+      if !Self.isBlank(bytes) {
         do {
           document = try format.parse(bytes, path: path, options: options)
         } catch {
@@ -191,8 +196,19 @@ public struct FileLayer: Layer {
       cache?.store(DocumentCache.Entry(hash: hash, document: document), for: path)
       append(document, to: &contents)
     } catch {
+      // A file that grew past the limit, became unreadable, or was replaced by something that is not a
+      // regular file keeps its last good document, as a syntax error does; only a real deletion
+      // (`read` returning nil above) removes its values.
       contents.diagnostics.append(Diagnostic(.error, error))
+      if let lastGood = cache?.lookup(path) { append(lastGood.document, to: &contents) }
     }
+  }
+
+  /// Whether a file holds nothing but blanks and line breaks (after a byte-order mark): an empty
+  /// layer in every format, as a zero-byte file is, not a JSON or plist syntax error.
+  static func isBlank(_ bytes: [UInt8]) -> Bool {
+    let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    return body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
   }
 
   private static func append(_ document: Document, to contents: inout LayerContents) {

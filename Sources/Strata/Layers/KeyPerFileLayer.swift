@@ -1,5 +1,6 @@
 /// A directory where each file is one setting: the file's name is the key, its content the value — the
 /// shape of a Kubernetes ConfigMap or Secret volume (`/etc/secrets/db.password` holds the password).
+/// The name is read as a key (see ``SettingKey``): `db.password` sets `password` in table `db`.
 ///
 /// Names starting with `.` are skipped (kubelet's `..data` link and `..2024_…` directories, editor
 /// temporaries), as are `~` backups and sub-directories. Symlinks are followed, so the `..data` swap
@@ -69,6 +70,7 @@ public struct KeyPerFileLayer: Layer {
         guard let text = String(validating: bytes, as: UTF8.self) else {
           throw StrataError(.invalidUTF8, "the file is not UTF-8 text", path: path)
         }
+        // The file's name is a key: `db.password` sets `password` in table `db` (see SettingKey).
         let key = keyPrefix.map { $0 + "." + fileName } ?? fileName
         root.set(SettingValue(.string(text), origin: .file(path: path, line: 1, column: 1)), at: key)
       } catch {

@@ -26,23 +26,42 @@ public struct StandardLayout: Sendable {
   /// The variables the environment layer reads.
   public var environment: [String: String]
 
+  /// The home directory a tree under a ``root`` falls back to: `/home/user`.
+  public static let rootHome = "/home/user"
+
   /// Creates the layout of an app.
+  ///
+  /// The user's configuration directory is `$XDG_CONFIG_HOME`, else `$HOME/.config`. Under a `root`,
+  /// a tree must not depend on who runs it: a directory from the environment counts only if it exists
+  /// inside the root, else the home is ``rootHome`` (`ROOT/home/user/.config/APP`). `config-dump --root`
+  /// and `SettingsStore(app:root:)` both decide here, so they find the same user file.
   /// - Parameters:
   ///   - app: the app's name.
   ///   - root: an optional directory under which absolute paths are resolved.
+  ///   - home: the home directory, as the app sees it, instead of the environment's (`--home`).
   ///   - environment: the process environment (for `XDG_CONFIG_HOME`, `HOME` and the `PREFIX_*`
   ///     variables).
   public init(
-    app: String, root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    app: String, root: String? = nil, home: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.app = app
     self.root = root
     self.environment = environment
     self.environmentPrefix = EnvironmentNames.prefix(forApp: app)
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-      userConfigHome = xdg
-    } else if let home = environment["HOME"], home.hasPrefix("/") {
+    let resolve = root.map(rootResolver) ?? { $0 }
+    func usable(_ directory: String?) -> String? {
+      guard let directory, directory.hasPrefix("/") else { return nil }
+      return root == nil || FileSystem.isDirectory(resolve(directory)) ? directory : nil
+    }
+    if let home {
       userConfigHome = joinPath(home, ".config")
+    } else if let xdg = usable(environment["XDG_CONFIG_HOME"]) {
+      userConfigHome = xdg
+    } else if let home = usable(environment["HOME"]) {
+      userConfigHome = joinPath(home, ".config")
+    } else if root != nil {
+      userConfigHome = joinPath(Self.rootHome, ".config")
     }
   }
 

@@ -1,6 +1,6 @@
 /// JSON Schema (draft 2020-12) for a ``SettingsSchema``, and back.
 ///
-/// Each setting is a property at its dotted path, with `type`, `default`, `description`, and Strata's
+/// Each setting is a property at its path (one nested `properties` object per name of its key), with `type`, `default`, `description`, and Strata's
 /// own keywords: `x-strata-type` (the Swift type), `x-strata-env` (the overriding variable),
 /// `x-strata-secret`, `x-strata-restart-required`, `x-strata-deprecated`, `x-strata-read-only`,
 /// `x-strata-validation`. Secrets get `writeOnly` and no default.
@@ -12,8 +12,8 @@ extension SettingsSchema {
   public func jsonSchema(title: String, environmentPrefix: String? = nil) -> SettingValue {
     var properties = SettingValue.emptyTable(origin: .codeDefault)
     for entry in entries {
-      let components = entry.key.split(separator: ".").map(String.init)
-      properties.insertSchema(leaf(entry, environmentPrefix: environmentPrefix), at: components[...])
+      let names = SettingKey.names(in: entry.key)
+      properties.insertSchema(leaf(entry, environmentPrefix: environmentPrefix), at: names[...])
     }
     return schemaTable([
       ("$schema", schemaString("https://json-schema.org/draft/2020-12/schema")),
@@ -40,7 +40,7 @@ extension SettingsSchema {
     throws(StrataError)
   {
     for (name, node) in properties.table ?? SettingTable() {
-      let key = prefix.isEmpty ? name : prefix + "." + name
+      let key = SettingKey.appending(name, to: prefix)
       let isSetting = node.value(at: "x-strata-type") != nil
       if !isSetting, let nested = node.value(at: "properties") {
         try collect(nested, prefix: key, into: &entries)
@@ -62,7 +62,11 @@ extension SettingsSchema {
           key: key, type: type, typeName: node.value(at: "x-strata-type")?.stringValue ?? "",
           defaultValue: node.value(at: "default"), help: node.value(at: "description")?.stringValue,
           traits: traits,
-          validationSummary: node.value(at: "x-strata-validation")?.stringValue))
+          validationSummary: node.value(at: "x-strata-validation")?.stringValue,
+          allowedValues: node.value(at: "enum").flatMap { node -> [String]? in
+            guard case .array(let items) = node.kind else { return nil }
+            return items.map(ValueText.plain)
+          }))
     }
   }
 
@@ -90,6 +94,16 @@ extension SettingsSchema {
     }
     if entry.traits.contains(.deprecated) { fields.append(("deprecated", schemaBool(true))) }
     if let summary = entry.validationSummary { fields.append(("x-strata-validation", schemaString(summary))) }
+    if let allowed = entry.allowedValues {
+      // Typed as the setting is: an enum of Int raw values lists numbers.
+      let items = allowed.map { text -> SettingValue in
+        if entry.type == .integer, let number = Int(text) {
+          return SettingValue(.integer(number), origin: .codeDefault)
+        }
+        return schemaString(text)
+      }
+      fields.append(("enum", SettingValue(.array(items), origin: .codeDefault)))
+    }
     return schemaTable(fields)
   }
 }

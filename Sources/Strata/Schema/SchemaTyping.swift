@@ -15,7 +15,10 @@ extension SettingsSchema {
   /// The snapshot with every declared value converted to its type (INI and environment strings become
   /// integers, booleans, lists…), values that do not convert dropped from their layer so that the next
   /// lower layer's value applies, and warnings for unknown keys.
-  public func applied(to snapshot: Snapshot) -> Snapshot {
+  /// - Parameter resolvePath: where the files are read (under a root), to point unknown keys at the key.
+  public func applied(
+    to snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
+  ) -> Snapshot {
     var diagnostics = snapshot.diagnostics
     let sources = snapshot.sources.map { source in
       var document = source.document
@@ -25,7 +28,7 @@ extension SettingsSchema {
     let converted = Snapshot(generation: snapshot.generation, sources: sources, diagnostics: diagnostics)
     return Snapshot(
       generation: snapshot.generation, sources: sources,
-      diagnostics: diagnostics + unknownKeys(in: converted),
+      diagnostics: diagnostics + unknownKeys(in: converted, resolvePath: resolvePath),
       secretKeys: snapshot.declaredSecretKeys)
   }
 
@@ -33,13 +36,22 @@ extension SettingsSchema {
     guard case .table(let table) = node.kind else { return node }
     var result = SettingTable()
     for (name, child) in table {
-      let key = prefix.isEmpty ? name : prefix + "." + name
+      let key = SettingKey.appending(name, to: prefix)
       if let entry = entry(forKey: key) {
-        do {
-          result[name] = try convert(child, to: entry.type, key: key)
+        do throws(StrataError) {
+          let converted = try convert(child, to: entry.type, key: key)
+          if let allowed = entry.allowedValues, !allowed.contains(ValueText.plain(converted)) {
+            let shown = entry.traits.contains(.secret) ? redactedText : child.description
+            throw located(
+              StrataError(
+                .invalidValue,
+                "expected one of \(allowed.joined(separator: ", ")) for \(key), found \(shown)"), child.origin
+            )
+          }
+          result[name] = converted
         } catch {
           var error = error
-          if entry.traits.contains(.secret) {
+          if entry.traits.contains(.secret) && error.code != .invalidValue {
             error.message = "expected \(entry.type) for \(key), found \(redactedText)"
           }
           diagnostics.append(Diagnostic(.error, located(error, child.origin)))
@@ -151,7 +163,7 @@ extension SettingValue {
     guard case .table(let table) = kind else { return self }
     var result = SettingTable()
     for (name, child) in table {
-      result[name] = child.redacting(keys, prefix: prefix.isEmpty ? name : prefix + "." + name)
+      result[name] = child.redacting(keys, prefix: SettingKey.appending(name, to: prefix))
     }
     return SettingValue(.table(result), origin: origin)
   }

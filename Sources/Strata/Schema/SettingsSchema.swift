@@ -40,12 +40,15 @@ public struct SettingsSchema: Sendable {
     public var traits: SettingTraits
     /// What validation accepts, in words.
     public var validationSummary: String?
+    /// The only values accepted, as text (the raw values of a `CaseIterable` enum), or `nil` for any.
+    public var allowedValues: [String]?
 
     /// Creates an entry.
     public init(
       key: String, type: ValueType, typeName: String, defaultValue: SettingValue? = nil, help: String? = nil,
-      traits: SettingTraits = [], validationSummary: String? = nil
+      traits: SettingTraits = [], validationSummary: String? = nil, allowedValues: [String]? = nil
     ) {
+      self.allowedValues = allowedValues
       self.key = key
       self.type = type
       self.typeName = typeName
@@ -74,15 +77,19 @@ public struct SettingsSchema: Sendable {
   /// value is a table (a `Codable` struct or a dictionary).
   public func declares(_ key: String) -> Bool {
     entries.contains { entry in
-      entry.key == key || (key.hasPrefix(entry.key + ".") && entry.type.isTable)
+      entry.key == key || (entry.type.isTable && SettingKey.isKey(key, within: entry.key))
     }
   }
 
   /// A warning for every leaf key of `snapshot`'s files that no setting declares, at the key's
   /// position, with a "did you mean" when a declared key is close.
-  public func unknownKeys(in snapshot: Snapshot) -> [Diagnostic] {
+  /// - Parameter resolvePath: where the files are read (under a root), to find where each key is written.
+  public func unknownKeys(
+    in snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
+  ) -> [Diagnostic] {
     let declared = entries.map(\.key)
     var diagnostics: [Diagnostic] = []
+    var positions = KeyPosition(resolvePath: resolvePath)
     for (_, document) in snapshot.sources {
       document.root.forEachLeaf { key, value in
         guard !declares(key) else { return }
@@ -90,7 +97,8 @@ public struct SettingsSchema: Sendable {
         if case .codeDefault = value.origin { return }
         var message = "unknown key '\(key)'"
         if let match = Suggestions.closest(to: key, in: declared) { message += " (did you mean '\(match)'?)" }
-        diagnostics.append(Diagnostic(.warning, located(StrataError(.unknownKey, message), value.origin)))
+        let origin = positions.origin(ofKey: SettingKey.lastName(of: key), valueOrigin: value.origin)
+        diagnostics.append(Diagnostic(.warning, located(StrataError(.unknownKey, message), origin)))
       }
     }
     return diagnostics
@@ -154,7 +162,7 @@ extension SettingsSchema.ValueType {
     case "Duration": self = .string(format: "duration")
     default:
       switch defaultValue?.kind {
-      case .integer?: self = .integer
+      case .integer?, .unsignedInteger?: self = .integer
       case .double?: self = .number
       case .bool?: self = .boolean
       case .string?: self = .string(format: nil)

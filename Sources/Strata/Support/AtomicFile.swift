@@ -4,7 +4,9 @@ import Glibc
 /// an empty file.
 enum AtomicFile {
   /// Writes `bytes` to `path` through a temporary file in the same directory, `fsync`, `rename`, and an
-  /// `fsync` of the directory. An existing file's mode is kept; a new file gets `newFileMode`.
+  /// `fsync` of the directory. An existing file's mode, owner and group are kept (root editing a user's
+  /// file leaves it the user's); a new file gets `newFileMode`. A file with several hard links is
+  /// refused: replacing it would split the links, leaving the other names with the old content.
   /// The temporary name starts with a dot, so drop-in directories never load it.
   ///
   /// A writer killed mid-write (`SIGKILL`, a crash, a power cut) cannot remove its temporary file, so
@@ -18,7 +20,14 @@ enum AtomicFile {
     let name = lastComponent(of: path)
     removeAbandonedTemporaries(of: name, in: directory)
     var info = stat()
-    let mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : newFileMode
+    let exists = stat(path, &info) == 0
+    let mode = exists ? info.st_mode & 0o7777 : newFileMode
+    if exists && info.st_nlink > 1 {
+      throw StrataError(
+        .writeFailed,
+        "the file has \(info.st_nlink) hard links; replacing it would leave the other names with the old "
+          + "content: write through a symlink instead, or copy the file", path: reportedAs)
+    }
     var template = Array(joinPath(directory, temporaryPrefix(of: name) + "XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)", errno, reportedAs) }
@@ -32,6 +41,12 @@ enum AtomicFile {
       close(fd)
     }
     do {
+      if exists && (info.st_uid != geteuid() || info.st_gid != getegid()),
+        fchown(fd, info.st_uid, info.st_gid) != 0
+      {
+        throw failure("cannot keep the file's owner \(info.st_uid):\(info.st_gid)", errno, reportedAs)
+      }
+      // After fchown, which clears set-id bits.
       guard fchmod(fd, mode) == 0 else { throw failure("cannot set the file mode", errno, reportedAs) }
       var offset = 0
       while offset < bytes.count {

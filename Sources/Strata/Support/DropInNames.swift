@@ -13,6 +13,17 @@ enum DropInNames {
     return extensions.contains(ext)
   }
 
+  /// Why `name` is not loaded as a drop-in, or `nil` when it is: for `config-dump --check`, which
+  /// lists every file it skips.
+  static func skipReason(_ name: String, extensions: [String]) -> String? {
+    guard !shouldLoad(name, extensions: extensions) else { return nil }
+    if name.hasPrefix(".") || name.hasPrefix("#") || name.hasSuffix("~") || name == "4913" {
+      return "a hidden, backup or editor's temporary file"
+    }
+    let wanted = extensions.map { "." + $0 }.joined(separator: ", ")
+    return "not a configuration file name (drop-ins end in \(wanted))"
+  }
+
   /// The drop-in names among `names`, sorted by byte order of the name (as systemd sorts them).
   static func sorted(_ names: [String], extensions: [String]) -> [String] {
     names.filter { shouldLoad($0, extensions: extensions) }.sorted {

@@ -2,15 +2,11 @@ import Glibc
 
 /// Ownership and mode checks, in the spirit of sshd's `StrictModes`.
 enum FilePermissions {
-  /// Why a system file (or drop-in directory) must not be trusted: writable by everyone, or owned by
-  /// someone other than root or this process's user. `nil` when it is fine (or cannot be stat'ed; reading reports that).
+  /// Why a system file must not be trusted: writable by everyone, or owned by someone other than root
+  /// or this process's user. `nil` when it is fine (or cannot be stat'ed; reading reports that).
   static func problem(withSystemFile resolvedPath: String, reportedAs path: String) -> StrataError? {
     var info = stat()
     guard stat(resolvedPath, &info) == 0 else { return nil }
-    // Only files and directories: a device or FIFO is refused by reading ("not a regular file"), and
-    // /dev/null, writable by all, reads as empty.
-    let type = info.st_mode & S_IFMT
-    guard type == S_IFREG || type == S_IFDIR else { return nil }
     let mode = info.st_mode & 0o7777
     let what = (info.st_mode & S_IFMT) == S_IFDIR ? "directory" : "file"
     if mode & 0o002 != 0 {
@@ -23,8 +19,8 @@ enum FilePermissions {
     if owner != 0 && owner != geteuid() {
       return StrataError(
         .insecurePermissions,
-        "refusing a \(what) owned by uid \(owner), neither root nor this process (uid \(geteuid())); fix it with: "
-          + "chown root \(path)", path: path)
+        "refusing a \(what) owned by uid \(owner), neither root nor this process (uid \(geteuid())); fix it "
+          + "with: chown root \(path)", path: path)
     }
     return nil
   }

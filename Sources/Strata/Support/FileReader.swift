@@ -3,13 +3,9 @@ import Glibc
 /// Reads whole files with a size limit, through Glibc, so that a huge or endless file is an error
 /// rather than an out-of-memory.
 enum FileReader {
-  /// Reads a regular file.
-  ///
-  /// The file is opened without blocking (`O_NONBLOCK`, `O_NOCTTY`) and refused unless the opened
-  /// descriptor is a regular file, so a FIFO, socket, device or directory at a config path (or a symlink
-  /// to one, such as `/dev/zero`) is an error rather than a hang or an endless read. Checking the opened
-  /// descriptor, not the path, leaves no window for the path to be swapped between the check and the read.
-  /// `/dev/null` is the one exception: it reads as an empty file, as it does for systemd.
+  /// Reads a regular file, and nothing else: a FIFO, a socket, a device (a link to `/dev/zero` or
+  /// `/dev/urandom`) or a directory at a configuration path is refused, and is never opened in a way
+  /// that could block (a FIFO with no writer would hang a program's start-up for good).
   /// - Parameters:
   ///   - path: where to read.
   ///   - reportedAs: the path to name in errors (the path before any root prefix).
@@ -17,14 +13,14 @@ enum FileReader {
   /// - Returns: the bytes, or `nil` when nothing exists at `path` (a missing file is an absent layer).
   /// - Throws: `unreadable` (permissions, not a regular file, an I/O error) or `fileTooLarge`.
   static func read(_ path: String, reportedAs: String, limit: Int) throws(StrataError) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer; the
+    // file's kind is then checked on the opened descriptor, so nothing can swap it in between.
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     if fd < 0 {
       let code = errno
       if code == ENOENT || code == ENOTDIR { return nil }
-      // A socket cannot be opened at all (ENXIO); say what it is rather than "no such device".
-      var info = stat()
-      if stat(path, &info) == 0, let kind = FileSystem.nonRegularKind(info.st_mode) {
-        throw notRegular(reportedAs, kind)
+      if code == ENXIO, let kind = kind(at: path) {  // a socket cannot be opened at all
+        throw StrataError(.unreadable, "not a regular file: \(kind)", path: reportedAs)
       }
       throw StrataError(.unreadable, "cannot open: \(describe(errno: code))", path: reportedAs)
     }
@@ -33,17 +29,13 @@ enum FileReader {
     guard fstat(fd, &info) == 0 else {
       throw StrataError(.unreadable, "cannot stat: \(describe(errno: errno))", path: reportedAs)
     }
-    if let kind = FileSystem.nonRegularKind(info.st_mode) {
-      if FileSystem.isDevNull(info) { return [] }
-      throw notRegular(reportedAs, kind)
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw StrataError(.unreadable, "not a regular file: \(describe(mode: info.st_mode))", path: reportedAs)
     }
-    // A regular file never blocks, but clear the flag so that reads behave as documented everywhere.
-    let flags = fcntl(fd, F_GETFL)
-    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
     if Int(info.st_size) > limit {
       throw tooLarge(reportedAs, limit)
     }
-    // Read until EOF rather than trusting st_size: files in /proc report 0.
+    // Read until EOF rather than trusting st_size: files in /proc and pipes report 0.
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Int(info.st_size) + 1)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -60,12 +52,31 @@ enum FileReader {
     return bytes
   }
 
-  private static func notRegular(_ path: String, _ kind: String) -> StrataError {
-    StrataError(.unreadable, "not a regular file: \(kind)", path: path)
+  private static func tooLarge(_ path: String, _ limit: Int) -> StrataError {
+    StrataError(
+      .fileTooLarge,
+      "file is larger than the limit of \(limit) bytes (raise it with config-dump --max-file-size or "
+        + "ParseOptions.maxFileSize)", path: path)
   }
 
-  private static func tooLarge(_ path: String, _ limit: Int) -> StrataError {
-    StrataError(.fileTooLarge, "file is larger than the limit of \(limit) bytes", path: path)
+  /// What is at `path` (following links), in words, or `nil` when nothing is.
+  static func kind(at path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return describe(mode: info.st_mode)
+  }
+
+  /// A file type in words: `a FIFO`, `a socket`, `a character device`, ….
+  static func describe(mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFREG: "a regular file"
+    case S_IFDIR: "a directory"
+    case S_IFIFO: "a FIFO (named pipe)"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "not a file"
+    }
   }
 
   /// `strerror` text for an errno value.

@@ -19,43 +19,16 @@ enum FileSystem {
     }
   }
 
-  /// What a mode says an entry is when it is not a regular file ("is a FIFO", "is a directory", …), or
-  /// `nil` for a regular file.
-  static func nonRegularKind(_ mode: mode_t) -> String? {
-    switch mode & S_IFMT {
-    case S_IFREG: return nil
-    case S_IFDIR: return "is a directory"
-    case S_IFIFO: return "is a FIFO"
-    case S_IFSOCK: return "is a socket"
-    case S_IFCHR: return "is a character device"
-    case S_IFBLK: return "is a block device"
-    case S_IFLNK: return "is a symlink"
-    default: return "is of an unknown kind (mode \(FilePermissions.octal(mode)))"
-    }
-  }
-
-  /// Whether stat information describes `/dev/null` (the same character device).
-  static func isDevNull(_ info: stat) -> Bool {
-    var null = stat()
-    return (info.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev
-  }
-
-  /// Whether `path` is a regular file (following symlinks).
-  static func isRegularFile(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-  }
-
-  /// Whether `path` is a symlink whose target (followed to the end) does not exist.
-  static func isDanglingSymlink(_ path: String) -> Bool {
-    var info = stat()
-    return entry(at: path) == .symlink && stat(path, &info) != 0 && errno == ENOENT
-  }
-
   /// Whether `path` is a directory (following symlinks).
   static func isDirectory(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// Whether `path` is a regular file (following symlinks) of zero bytes.
+  static func isEmptyRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
   }
 
   /// The size of the file at `path` (following symlinks), or `nil` when it cannot be stat'ed.

@@ -102,6 +102,8 @@ public final class FileWatcher: Sendable {
 
   /// How many times the thread woke up (for tests: none while nothing changes).
   var wakeUps: Int { core.hub.state.withLock { $0.wakeUps } }
+  /// Whether the watcher's thread waits in `poll` with nothing due until an event (for tests).
+  var sleepsUntilEvent: Bool { core.hub.state.withLock { $0.sleepsUntilEvent } }
 }
 
 extension Duration {

@@ -1,7 +1,8 @@
 import Glibc
 
 /// `SIGHUP` as a readable pipe, so that the watcher's poll thread can notice it (a signal handler may
-/// only do async-signal-safe things, such as one `write`).
+/// only do async-signal-safe things, such as one `write`). A hangup that arrives before any watcher
+/// polls the pipe stays in it, queued, and is served when one starts.
 enum Hangup {
   /// The pipe: the handler writes to `[1]`; watchers poll `[0]`.
   nonisolated(unsafe) static var pipeFDs: [Int32] = [-1, -1]
@@ -13,15 +14,41 @@ enum Hangup {
       _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
     pipeFDs = fds
-    signal(SIGHUP) { _ in
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in
+      let saved = errno
       var byte: UInt8 = 1
       _ = write(Hangup.pipeFDs[1], &byte, 1)
+      errno = saved
     }
+    action.sa_flags = SA_RESTART
+    sigemptyset(&action.sa_mask)
+    guard sigaction(SIGHUP, &action, nil) == 0 else { return false }
+    // A parent may have blocked the signal (it is inherited through exec): it must reach the handler.
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGHUP)
+    _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
     return true
   }()
 
   /// Installs the handler once; returns the descriptor to poll, or `nil`.
   static func readDescriptor() -> Int32? {
     installed ? pipeFDs[0] : nil
+  }
+}
+
+extension SettingsStore {
+  /// Catches `SIGHUP` from now on, so that a reload request (`systemctl reload`, `kill -HUP`) that
+  /// arrives while the program is still starting — loading a large configuration, say — is queued
+  /// instead of ending the process (the default action of `SIGHUP`). The queued request is served
+  /// when ``run(reloadOnHangup:onReady:)`` starts with `reloadOnHangup: true`.
+  ///
+  /// Call it first thing in `main`, before creating stores. It installs a process-wide handler, once;
+  /// later calls do nothing. `run(reloadOnHangup: true)` installs the same handler if it was not.
+  /// - Returns: `false` when the handler could not be installed.
+  @discardableResult
+  public static func catchHangupSignals() -> Bool {
+    Hangup.readDescriptor() != nil
   }
 }

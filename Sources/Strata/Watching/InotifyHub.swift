@@ -16,6 +16,9 @@ final class InotifyHub: @unchecked Sendable {
     var hangup: Int32?
     var thread: pthread_t?
     var wakeUps = 0
+    /// Whether the thread is about to block, or blocks, in `poll` with no timeout: nothing is due
+    /// until an event comes (tests measure idleness from here).
+    var sleepsUntilEvent = false
     var stopped = false
   }
 
@@ -179,13 +182,16 @@ final class InotifyHub: @unchecked Sendable {
       if let inotify { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
       let hangup = state.withLock { $0.hangup }
       if let hangup { fds.append(pollfd(fd: hangup, events: Int16(POLLIN), revents: 0)) }
-      let result = poll(&fds, nfds_t(fds.count), pollTimeout())
+      let timeout = pollTimeout()
+      state.withLock { $0.sleepsUntilEvent = timeout < 0 }
+      let result = poll(&fds, nfds_t(fds.count), timeout)
       if result < 0 && errno != EINTR { return }
       if fds[0].revents != 0 {
         var drain = [UInt8](repeating: 0, count: 64)
         while read(wakeRead, &drain, drain.count) > 0 {}
       }
       let stopped = state.withLock { state in
+        state.sleepsUntilEvent = false
         state.wakeUps += 1
         return state.stopped
       }

@@ -29,20 +29,8 @@ func runConfigDump(
   #expect(
     FileManager.default.isExecutableFile(atPath: configDumpPath), "config-dump not built at \(configDumpPath)"
   )
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: configDumpPath)
-  process.arguments = arguments
-  process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
-  process.currentDirectoryURL = URL(fileURLWithPath: directory)
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return DumpRun(
-    status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-    errors: String(decoding: errData, as: UTF8.self))
+  let result = try Spawn.run(
+    configDumpPath, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a },
+    directory: directory)
+  return DumpRun(status: result.status, output: result.output, errors: result.errors)
 }

@@ -9,15 +9,7 @@ import Testing
 
   @Test func theCommittedSchemaMatchesTheSampleDeclarations() throws {
     let example = (configDumpPath as NSString).deletingLastPathComponent + "/settings-example"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: example)
-    process.arguments = ["--print-schema"]
-    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let output = Data(try Spawn.run(example, ["--print-schema"], directory: repositoryRoot).output.utf8)
     let committed = try Data(
       contentsOf: URL(fileURLWithPath: repositoryRoot + "/Samples/demo/demo.schema.json"))
     #expect(
@@ -61,7 +53,7 @@ import Testing
       #expect(check.status == 1)
       #expect(
         check.output.contains(
-          "/etc/demo/demo.ini:3:8: warning: unknown key 'server.prot' (did you mean 'server.port'?)"))
+          "/etc/demo/demo.ini:3:1: warning: unknown key 'server.prot' (did you mean 'server.port'?)"))
     }
   }
 

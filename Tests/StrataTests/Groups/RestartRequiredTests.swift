@@ -13,28 +13,30 @@ final class ListenerSettings: SettingsGroup, @unchecked Sendable {
     let listener = ListenerSettings.inMemory()
     #expect(listener.port == 8080)
     var changes = listener.$port.changes.makeAsyncIterator()
-    listener.store.setRuntimeValue(SettingValue(.integer(9090), origin: .runtime), forKey: "listener.port")
-    listener.store.setRuntimeValue(SettingValue(.string("hi"), origin: .runtime), forKey: "listener.greeting")
+    try listener.store.setRuntimeValue(
+      SettingValue(.integer(9090), origin: .runtime), forKey: "listener.port")
+    try listener.store.setRuntimeValue(
+      SettingValue(.string("hi"), origin: .runtime), forKey: "listener.greeting")
     #expect(listener.port == 8080)
     #expect(listener.greeting == "hi")
     #expect(
       listener.store.pendingRestarts == [
         PendingRestart(key: "listener.port", runningValue: "8080", newValue: "9090", origin: .runtime)
       ])
-    listener.store.setRuntimeValue(nil, forKey: "listener.port")
+    try listener.store.setRuntimeValue(nil, forKey: "listener.port")
     listener.$port.purgeCache()
     #expect(listener.port == 8080)
     // No change is delivered for a setting that does not change while running.
-    listener.store.setRuntimeValue(SettingValue(.integer(1), origin: .runtime), forKey: "listener.port")
+    try listener.store.setRuntimeValue(SettingValue(.integer(1), origin: .runtime), forKey: "listener.port")
     // Ending the stream flushes anything buffered first: nothing may have been delivered.
     listener.$port.box.finish()
     #expect(await changes.next() == nil)
   }
 
-  @Test func pendingSecretsAreRedacted() {
+  @Test func pendingSecretsAreRedacted() throws {
     let listener = ListenerSettings.inMemory()
     _ = listener.certificatePassword
-    listener.store.setRuntimeValue(
+    try listener.store.setRuntimeValue(
       SettingValue(.string("s3cret"), origin: .runtime), forKey: "listener.certificatePassword")
     #expect(listener.store.pendingRestarts.map(\.newValue) == ["<redacted>"])
     #expect(!listener.store.pendingRestarts.description.contains("s3cret"))

@@ -111,11 +111,11 @@ func fileTree(_ path: String, _ pairs: [(String, SettingValue.Kind)]) -> Setting
     #expect(flag.fired)
   }
 
-  @Test func consistentSnapshotPinsOneGeneration() {
+  @Test func consistentSnapshotPinsOneGeneration() throws {
     let server = ServerSettings.inMemory()
-    let (a, b) = server.withConsistentSnapshot { group -> (Int, Int) in
+    let (a, b) = try server.withConsistentSnapshot { group throws -> (Int, Int) in
       let first = group.port
-      group.store.setRuntimeValue(SettingValue(.integer(5), origin: .runtime), forKey: "server.port")
+      try group.store.setRuntimeValue(SettingValue(.integer(5), origin: .runtime), forKey: "server.port")
       return (first, group.port)
     }
     #expect(a == 8080 && b == 8080)

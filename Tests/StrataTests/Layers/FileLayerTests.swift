@@ -33,8 +33,15 @@ import Testing
       }
       let contents = load(
         FileLayer(scope: .system, files: [], dropInDirectory: "/etc/x/x.conf.d"), root: root)
-      #expect(contents.diagnostics.isEmpty)
       #expect(contents.documents.map(\.path) == ["/etc/x/x.conf.d/10-a.json", "/etc/x/x.conf.d/20-b.ini"])
+      // Nothing is skipped silently: each skipped name is a note (not an error or a warning).
+      #expect(contents.diagnostics.allSatisfy { $0.severity == .note && $0.error.code == .skipped })
+      #expect(
+        Set(contents.diagnostics.compactMap(\.error.path))
+          == Set(
+            ["4913", "20-b.ini~", ".#20-b.ini", ".chef-30-c.ini", ".20-b.ini.Ab12Cd", "sedXy12Z"].map {
+              "/etc/x/x.conf.d/" + $0
+            }))
     }
   }
 
@@ -90,7 +97,7 @@ import Testing
       #expect(contents.documents.isEmpty)
       #expect(contents.diagnostics.first?.error.code == .unreadable)
       #expect(
-        contents.diagnostics.first?.description == "/etc/x/x.json: error: not a regular file: is a directory")
+        contents.diagnostics.first?.description == "/etc/x/x.json: error: not a regular file: a directory")
     }
   }
 

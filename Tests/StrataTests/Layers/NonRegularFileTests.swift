@@ -68,7 +68,9 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       let layer = FileLayer(scope: .system, files: ["/etc/x/x.ini", "/etc/x/x.json.ini"])
       let contents = try #require(load(layer, root: root, fifos: [root + "/etc/x/x.ini"]))
       #expect(
-        contents.diagnostics.map(\.description) == ["/etc/x/x.ini: error: not a regular file: is a FIFO"])
+        contents.diagnostics.map(\.description) == [
+          "/etc/x/x.ini: error: not a regular file: a FIFO (named pipe)"
+        ])
       #expect(contents.diagnostics.first?.error.code == .unreadable)
       #expect(contents.documents.map(\.path) == ["/etc/x/x.json.ini"])  // the other file still loads
     }
@@ -82,7 +84,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       let contents = try #require(load(layer, root: root, fifos: [root + "/etc/x/x.conf.d/10-pipe.ini"]))
       #expect(
         contents.diagnostics.map(\.description) == [
-          "/etc/x/x.conf.d/10-pipe.ini: error: not a regular file: is a FIFO"
+          "/etc/x/x.conf.d/10-pipe.ini: error: not a regular file: a FIFO (named pipe)"
         ])
       #expect(contents.documents.map(\.path) == ["/etc/x/x.conf.d/20-file.ini"])
     }
@@ -95,7 +97,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       defer { close(fd) }
       let contents = try #require(load(FileLayer(scope: .system, files: ["/etc/x/x.json"]), root: root))
       #expect(
-        contents.diagnostics.map(\.description) == ["/etc/x/x.json: error: not a regular file: is a socket"])
+        contents.diagnostics.map(\.description) == ["/etc/x/x.json: error: not a regular file: a socket"])
       #expect(contents.documents.isEmpty)
     }
   }
@@ -108,7 +110,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       let contents = try #require(load(FileLayer(scope: .system, files: ["/etc/x/x.ini"]), root: root))
       #expect(
         contents.diagnostics.map(\.description) == [
-          "/etc/x/x.ini: error: not a regular file: is a character device"
+          "/etc/x/x.ini: error: not a regular file: a character device"
         ]
       )
       #expect(contents.documents.isEmpty)
@@ -125,8 +127,8 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       let contents = try #require(load(layer, root: root))
       #expect(
         contents.diagnostics.map(\.description) == [
-          "/etc/x/x.ini: error: not a regular file: is a directory",
-          "/etc/x/x.conf.d/demo.ini: error: not a regular file: is a directory",
+          "/etc/x/x.ini: error: not a regular file: a directory",
+          "/etc/x/x.conf.d/demo.ini: error: not a regular file: a directory",
         ])
     }
   }
@@ -160,15 +162,18 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       let contents = try #require(load(layer, root: root))
       #expect(
         contents.diagnostics.map(\.description) == [
-          "/etc/x/x.ini: warning: is a symlink to 'gone.ini', which does not exist; the file is not loaded",
-          "/etc/x/x.conf.d/10-a.ini: warning: is a symlink to '/nowhere/10-a.ini', which does not exist; "
-            + "the file is not loaded",
+          "/etc/x/x.ini: warning: a symbolic link to gone.ini, which does not exist; the file is treated as absent",
+          "/etc/x/x.conf.d/10-a.ini: warning: a symbolic link to /nowhere/10-a.ini, which does not exist; "
+            + "the file is treated as absent",
         ])
       #expect(contents.documents.isEmpty)
       let named = try #require(
         load(FileLayer(scope: .user, files: ["/etc/x/x.ini"], requiresFiles: true), root: root))
       #expect(named.diagnostics.map(\.severity) == [.error])
       #expect(named.diagnostics.first?.error.code == .notFound)
+      #expect(
+        named.diagnostics.first?.description
+          == "/etc/x/x.ini: error: no such file: a symbolic link to gone.ini, which does not exist")
     }
   }
 
@@ -204,7 +209,9 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       let contents = try #require(
         withDeadline(unblocking: [dir + "/pipe"]) { KeyPerFileLayer(directory: dir).load(LoadContext()) })
       #expect(
-        contents.diagnostics.map(\.description) == ["\(dir)/pipe: error: not a regular file: is a FIFO"])
+        contents.diagnostics.map(\.description) == [
+          "\(dir)/pipe: error: not a regular file: a FIFO (named pipe)"
+        ])
       #expect(contents.documents.first?.root.value(at: "user")?.kind == .string("app"))
       #expect(contents.documents.first?.root.table?.count == 1)
     }
@@ -222,7 +229,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
           return error.message
         }
       }
-      #expect(outcome == "not a regular file: is a FIFO")
+      #expect(outcome == "not a regular file: a FIFO (named pipe)")
     }
   }
 
@@ -235,7 +242,8 @@ func bindUnixSocket(at path: String) throws -> Int32 {
           SettingsStore(app: "demo", root: root, environment: [:]).diagnostics.map(\.description)
         })
       #expect(
-        diagnostics.contains("/etc/demo/demo.ini: error: not a regular file: is a FIFO"), "\(diagnostics)")
+        diagnostics.contains("/etc/demo/demo.ini: error: not a regular file: a FIFO (named pipe)"),
+        "\(diagnostics)")
     }
   }
 
@@ -251,8 +259,8 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       let all = run.output + run.errors
       #expect(
         all.contains(
-          "/etc/demo/demo.conf.d/50-gone.ini: warning: is a symlink to '/usr/share/demo/50-gone.ini', which does "
-            + "not exist; the file is not loaded"), "\(all)")
+          "/etc/demo/demo.conf.d/50-gone.ini: warning: a symbolic link to /usr/share/demo/50-gone.ini, which does "
+            + "not exist; the file is treated as absent"), "\(all)")
       #expect(run.status == 0)
     }
   }
@@ -278,7 +286,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       }
       let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       #expect(process.terminationStatus == 1)
-      #expect(errors.contains("\(root)/demo.ini: error: not a regular file: is a FIFO"))
+      #expect(errors.contains("\(root)/demo.ini: error: not a regular file: a FIFO (named pipe)"))
     }
   }
 }

@@ -22,38 +22,34 @@ final class ChildProcess: @unchecked Sendable {
   // @unchecked: one test drives a child at a time, one call after another (each call hands the object
   // to a thread of its own and awaits it); nothing touches it concurrently.
   let pid: pid_t
-  private let output: Int32
+  private var output: Int32
   private var buffer: [UInt8] = []
   private var reaped = false
   private(set) var transcript = ""
 
-  /// Starts `executable` with `arguments` and `environment` (nothing inherited).
-  init(_ executable: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"])
-    throws
-  {
+  /// Starts `executable` with `arguments` and `environment` (nothing inherited), in `directory`, with a
+  /// clean signal mask (see ``Spawn``).
+  init(
+    _ executable: String, _ arguments: [String], environment: [String: String] = Spawn.defaultEnvironment,
+    in directory: String? = nil
+  ) throws {
     var fds: [Int32] = [-1, -1]
     guard closeOnExecPipe(&fds) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO)
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-    closeDescriptors(from: 3, in: &actions)  // what other tests opened without close-on-exec
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    close(fds[1])
-    guard result == 0 else {
+    defer { close(fds[1]) }
+    do {
+      pid = try Spawn.start(
+        executable, arguments, environment: environment, directory: directory, output: fds[1], errors: fds[1])
+    } catch {
       close(fds[0])
-      throw POSIXError(.init(rawValue: result) ?? .EIO)
+      throw error
     }
-    self.pid = pid
     self.output = fds[0]
+  }
+
+  /// Everything printed so far, read without waiting.
+  var outputSoFar: String {
+    while fill(timeout: 0) {}
+    return transcript
   }
 
   /// The next line of output, or `nil` at end of output or after `seconds`.
@@ -101,6 +97,32 @@ final class ChildProcess: @unchecked Sendable {
     return true
   }
 
+  /// Closes the reading end of the child's output, as `head` does once it has its line.
+  func closeOutput() {
+    if output >= 0 { close(output) }
+    output = -1
+  }
+
+  /// Waits up to `seconds` for the child to end; `nil` if it is still running then (it is left
+  /// running; the deinit kills it).
+  func ending(within seconds: Double) async -> Ending? {
+    await onOwnThread {
+      let deadline = Date().addingTimeInterval(seconds)
+      while deadline.timeIntervalSinceNow > 0 {
+        var status: Int32 = 0
+        let result = waitpid(self.pid, &status, WNOHANG)
+        if result == self.pid {
+          self.reaped = true
+          let signal = status & 0x7f
+          return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+        }
+        if result < 0 && errno != EINTR { return nil }
+        usleep(2_000)  // polling a child's state has no event to wait for
+      }
+      return nil
+    }
+  }
+
   /// Sends a signal.
   func send(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
 
@@ -142,24 +164,8 @@ final class ChildProcess: @unchecked Sendable {
       send(SIGKILL)
       blockingWait()
     }
-    close(output)
+    if output >= 0 { close(output) }
   }
-}
-
-/// `pipe2(fds, O_CLOEXEC)`, which Glibc's module map leaves out (it is a GNU extension): a pipe that no
-/// other child spawned meanwhile by another test can inherit.
-private func closeOnExecPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
-  typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-  guard let symbol = dlsym(nil, "pipe2") else { return -1 }
-  return unsafeBitCast(symbol, to: Pipe2.self)(fds, O_CLOEXEC)
-}
-
-/// `posix_spawn_file_actions_addclosefrom_np(actions, first)` (glibc 2.34), looked up at run time for
-/// the same reason; without it the child inherits what the test process left open.
-private func closeDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) {
-  typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-  _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
 }
 
 /// Runs blocking work on a new thread and awaits its result, leaving the concurrency pool free.

@@ -183,7 +183,7 @@ struct FailingInotify: InotifySystem {
     }
   }
 
-  @Test func noWakeUpsWhileIdleAndNoDescriptorLeaks() async throws {
+  @Test func noWakeUpsWhileIdle() async throws {
     try await withTemporaryDirectory { dir in
       let file = dir + "/a.ini"
       try write("a = 1\n", to: file)
@@ -191,26 +191,19 @@ struct FailingInotify: InotifySystem {
       let watcher = FileWatcher(
         system: LiveInotify(), clock: monotonicNanoseconds, missingGracePeriod: .milliseconds(300),
         pollInterval: .seconds(1), startsThread: true)
+      defer { watcher.stop() }
       watcher.setTargets([file])
-      // setTargets wakes the thread once to re-plan; after that it must sleep until something happens.
-      #expect(await waitUntil { watcher.wakeUps >= 1 })
+      // setTargets wakes the thread to re-plan, once or, if the thread was still starting, not at all;
+      // wait until it has planned and gone to sleep with nothing due (however slow a busy machine is),
+      // rather than counting on one wake-up having happened by some time.
+      #expect(await waitUntil(within: 60) { watcher.sleepsUntilEvent && watcher.wakeUps >= 1 })
       let settled = watcher.wakeUps
       try await Task.sleep(for: .milliseconds(300))  // measuring idleness needs elapsed time
       #expect(watcher.wakeUps == settled)
-      watcher.stop()
-
-      // 50 watchers created and stopped: a leak of even one descriptor each would show as +50. (Other
-      // tests run in parallel and open files too, hence the margin.)
-      let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-      for _ in 0..<50 {
-        let watcher = FileWatcher(
-          system: LiveInotify(), clock: monotonicNanoseconds, missingGracePeriod: .milliseconds(300),
-          pollInterval: .seconds(1), startsThread: true)
-        watcher.setTargets([file])
-        watcher.stop()
-      }
-      let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-      #expect(after < before + 25, "before \(before), after \(after)")
+      #expect(watcher.sleepsUntilEvent)
+      // Descriptor leaks over many watcher runs are measured in a process of their own (SoakTests):
+      // counting this process's descriptors while other tests open files in parallel is what made the
+      // check fail on a busy machine.
     }
   }
 }

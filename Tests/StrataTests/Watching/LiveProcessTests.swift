@@ -1,34 +1,8 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import Strata
-
-/// A running child process whose standard output is read line by line.
-final class LiveProcess: @unchecked Sendable {
-  // @unchecked: `buffer` is only touched with `lock` held.
-  let process = Process()
-  private let lock = NSLock()
-  private var buffer = ""
-
-  init(_ executable: String, _ arguments: [String], in directory: String) throws {
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.environment = ["PATH": "/usr/bin:/bin"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.buffer += String(decoding: data, as: UTF8.self) }
-    }
-    try process.run()
-  }
-
-  /// Everything printed so far.
-  var output: String { lock.withLock { buffer } }
-  deinit { if process.isRunning { process.terminate() } }
-}
 
 /// Polls `body` until it returns true or the deadline passes.
 func waitUntil(within seconds: Double = 10, _ body: () async throws -> Bool) async rethrows -> Bool {
@@ -40,42 +14,58 @@ func waitUntil(within seconds: Double = 10, _ body: () async throws -> Bool) asy
   return false
 }
 
-/// `GET` on loopback with curl-free Foundation-less plain sockets is overkill here: URLSession is not in
-/// FoundationEssentials tests on Linux without FoundationNetworking, so use curl if present, else nc.
+/// `GET` on loopback, with curl (CI installs it).
 func httpGet(_ url: String) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-  process.arguments = ["-s", "--max-time", "2", url]
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  try process.run()
-  let data = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return String(decoding: data, as: UTF8.self)
+  try Spawn.run("/usr/bin/curl", ["-s", "--max-time", "5", url]).output
 }
 
 @Suite(.serialized) struct LiveProcessTests {
   @Test func configDumpWatchPrintsOneJSONLinePerChange() async throws {
     try await withTemporaryDirectory { dir in
       try write("[server]\nport = 1\n", to: dir + "/a.ini")
-      let dump = try LiveProcess(configDumpPath, ["--watch", "a.ini"], in: dir)
-      #expect(await waitUntil { dump.output.contains("server.port  1\n") })
+      // Killed and reaped when it goes out of scope, whatever happens below.
+      let dump = try ChildProcess(configDumpPath, ["--watch", "a.ini"], in: dir)
+      // A cold debug binary on a busy machine can take many seconds to print: wait for the dump itself.
+      #expect(
+        await waitUntil(within: 120) { dump.outputSoFar.contains("server.port  1\n") }, "\(dump.transcript)")
       try write("[server]\nport = 2\n", to: dir + "/a.ini")
       // A read right after the watch starts may catch the write half done: then an intermediate line
       // ("new": null) comes first and the generation is later. What must appear is the final value.
-      let changed = await waitUntil {
-        dump.output.split(separator: "\n").contains {
+      let changed = await waitUntil(within: 120) {
+        dump.outputSoFar.split(separator: "\n").contains {
           $0.hasPrefix(#"{"generation": "#) && $0.contains(#""key": "server.port""#)
             && $0.hasSuffix(#""new": "2", "origin": "a.ini:2:8"}"#)
         }
       }
-      #expect(changed, "\(dump.output)")
+      #expect(changed, "\(dump.transcript)")
       try write("[server\n", to: dir + "/a.ini")
-      #expect(await waitUntil { dump.output.contains(#"{"error": "#) }, "\(dump.output)")
-      #expect(dump.output.contains(#""path": "a.ini", "line": 1, "column": 8}"#))
-      dump.process.interrupt()  // SIGINT
-      dump.process.waitUntilExit()
-      #expect(dump.process.terminationStatus == 0)
+      #expect(
+        await waitUntil(within: 120) { dump.outputSoFar.contains(#"{"error": "#) }, "\(dump.transcript)")
+      #expect(dump.transcript.contains(#""path": "a.ini", "line": 1, "column": 8}"#))
+      dump.send(SIGINT)
+      #expect(await dump.finish(within: 60).ending == .exited(0))
+    }
+  }
+
+  @Test func configDumpWatchWithASchemaPrintsAnErrorLineForABadValue() async throws {
+    try await withTemporaryDirectory { dir in
+      try shell("cp -r \(repositoryRoot)/Samples/demo \(dir)/root")
+      let ini = dir + "/root/etc/demo/demo.ini"
+      let dump = try ChildProcess(
+        configDumpPath,
+        ["--root", dir + "/root", "--app", "demo", "--schema", dir + "/root/demo.schema.json", "--watch"])
+      #expect(
+        await waitUntil(within: 120) { dump.outputSoFar.contains("server.port ") }, "\(dump.transcript)")
+      try shell("sed -i 's/^port = .*/port = 80a/' \(ini)")
+      #expect(
+        await waitUntil(within: 120) {
+          dump.outputSoFar.split(separator: "\n").contains {
+            $0.hasPrefix(#"{"error": "expected Int for server.port, found \"80a\"""#)
+              && $0.contains(#""path": "/etc/demo/demo.ini", "line": 6, "column": 8}"#)
+          }
+        }, "\(dump.transcript)")
+      dump.send(SIGTERM)
+      #expect(await dump.finish(within: 60).ending == .exited(0))
     }
   }
 
@@ -89,25 +79,25 @@ func httpGet(_ url: String) throws -> String {
       try shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
       let ini = root + "/etc/hotreload/hotreload.ini"
       try shell("sed -i 's/^port = .*/port = 0/' \(ini)")
-      let server = try LiveProcess(
+      let server = try ChildProcess(
         (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server", ["--root", root],
         in: dir)
-      #expect(await waitUntil { server.output.contains("listening on ") })
-      let listening = try #require(
-        server.output.split(separator: "\n").first { $0.hasPrefix("listening on ") })
+      let listening = try #require(await server.line(startingWith: "listening on ", within: 120))
       let base = String(listening.dropFirst("listening on ".count))
       #expect(try httpGet(base + "/") == "Hello, world!\n")
       try shell("sed -i 's/^name = .*/name = Strata/' \(ini)")
-      #expect(try await waitUntil { try httpGet(base + "/") == "Hello, Strata!\n" })
+      #expect(try await waitUntil(within: 60) { try httpGet(base + "/") == "Hello, Strata!\n" })
       let config = try httpGet(base + "/config")
       #expect(config.contains(#""value": "Strata""#) && !config.contains("s3cret-admin-token"))
       try shell("sed -i 's/^port = .*/port = 9999/' \(ini)")
       #expect(
-        try await waitUntil {
+        try await waitUntil(within: 60) {
           try httpGet(base + "/status").contains("listen.port: running 0, 9999 after a restart")
         })
       #expect(try httpGet(base + "/") == "Hello, Strata!\n")  // still serving on the old port
-      server.process.terminate()
+      // It ends on SIGTERM, cleanly; a hang would be killed at the deadline and fail here.
+      server.send(SIGTERM)
+      #expect(await server.finish(within: 60).ending == .exited(0))
     }
   }
 }

@@ -79,15 +79,10 @@ func withWatchedStore(
 
 /// Runs a command (through `/bin/sh -c`), failing the test if it fails.
 func shell(_ command: String, in directory: String? = nil) throws {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/sh")
-  process.arguments = ["-c", command]
-  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-  process.standardInput = FileHandle.nullDevice
-  process.standardOutput = FileHandle.nullDevice
-  try process.run()
-  process.waitUntilExit()
-  #expect(process.terminationStatus == 0, "\(command) exited \(process.terminationStatus)")
+  // The tests' own environment: editors and git find their settings as a user's would.
+  let result = try Spawn.run(
+    "/bin/sh", ["-c", command], environment: ProcessInfo.processInfo.environment, directory: directory)
+  #expect(result.status == 0, "\(command) exited \(result.status): \(result.errors)")
 }
 
 /// Whether a tool is installed (CI installs vim, git and rsync).

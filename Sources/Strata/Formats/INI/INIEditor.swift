@@ -42,12 +42,13 @@ struct INIEditor {
       // Leaf by leaf: set the new leaves, remove the old ones the new table no longer has.
       var newKeys: Set<String> = []
       for (name, child) in table {
-        newKeys.insert(key + "." + name)
-        try apply(child, at: key + "." + name)
+        let childKey = SettingKey.appending(name, to: key)
+        newKeys.insert(childKey)
+        try apply(child, at: childKey)
       }
       var stale: [String] = []
       current.value(at: key)?.forEachLeaf(prefix: key) { leaf, _ in
-        if !newKeys.contains(where: { leaf == $0 || leaf.hasPrefix($0 + ".") }) { stale.append(leaf) }
+        if !newKeys.contains(where: { SettingKey.isKey(leaf, within: $0) }) { stale.append(leaf) }
       }
       for leaf in stale { try apply(nil, at: leaf) }
       return
@@ -104,12 +105,34 @@ struct INIEditor {
         return nil
       }
     }
-    guard case .file(_, let line, _) = node.origin, line > 0 else { return [] }
+    guard case .file(_, let line, let column) = node.origin, line > 0 else { return [] }
     var result = [line]
     let starts = lineStarts
-    // A value continued with a trailing backslash owns the following lines too.
-    while result.last! < starts.count, endsWithContinuation(lineRange(result.last!, starts)) {
+    // A value continued with a trailing backslash owns the following lines too (the parser's rule: when
+    // the next line reads as the rest of the value).
+    while result.last! < starts.count, endsWithContinuation(lineRange(result.last!, starts)),
+      continuesAValue(lineRange(result.last! + 1, starts))
+    {
       result.append(result.last! + 1)
+    }
+    // An unquoted value also owns the lines indented deeper than its key (configparser's rule), with
+    // the blank and comment lines between them.
+    let firstRange = lineRange(line, starts)
+    let valueStart = firstRange.lowerBound + column - 1
+    let quoted = valueStart < firstRange.upperBound && [34, 39].contains(bytes[valueStart])
+    guard !quoted else { return result }
+    let keyIndent = indentation(of: firstRange)
+    var candidate = result.last! + 1
+    while candidate <= starts.count {
+      let range = lineRange(candidate, starts)
+      let indent = indentation(of: range)
+      if indent == range.count || isComment(range) {
+        candidate += 1
+        continue
+      }
+      guard indent > keyIndent else { break }
+      result += Array((result.last! + 1)...candidate)
+      candidate += 1
     }
     return result
   }
@@ -118,6 +141,31 @@ struct INIEditor {
     var end = range.upperBound
     while end > range.lowerBound && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
     return end > range.lowerBound && bytes[end - 1] == UInt8(ascii: "\\")
+  }
+
+  /// The number of blanks a line starts with.
+  private func indentation(of range: Range<Int>) -> Int {
+    var index = range.lowerBound
+    while index < range.upperBound && (bytes[index] == 32 || bytes[index] == 9) { index += 1 }
+    return index - range.lowerBound
+  }
+
+  private func isComment(_ range: Range<Int>) -> Bool {
+    let start = range.lowerBound + indentation(of: range)
+    return start < range.upperBound
+      && (bytes[start] == UInt8(ascii: "#") || bytes[start] == UInt8(ascii: ";"))
+  }
+
+  /// Whether a line reads as the rest of a value cut by a trailing `\\` (the parser's rule).
+  private func continuesAValue(_ range: Range<Int>) -> Bool {
+    let indent = indentation(of: range)
+    guard indent < range.count else { return false }
+    if indent > 0 { return true }
+    let first = bytes[range.lowerBound]
+    if [UInt8(ascii: "#"), UInt8(ascii: ";"), UInt8(ascii: "["), UInt8(ascii: "!")].contains(first) {
+      return false
+    }
+    return !bytes[range].contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }
   }
 
   private mutating func deleteLines(of node: SettingValue) {
@@ -156,8 +204,14 @@ struct INIEditor {
     let valueStart = firstRange.lowerBound + bom + column - 1
     let lastRange = lineRange(owned.last!, starts)
     let valueEnd = owned.count > 1 ? lastRange.upperBound : endOfValue(from: valueStart, in: firstRange)
-    bytes.replaceSubrange(
-      valueStart..<valueEnd, with: INISerializer.encodedValue(INISerializer.text(of: value)))
+    var replacement = INISerializer.encodedValue(INISerializer.text(of: value))
+    // `deps =` with the value on the lines below: keep the usual space after the delimiter.
+    if valueStart == firstRange.upperBound, valueStart > firstRange.lowerBound,
+      [UInt8(ascii: "="), UInt8(ascii: ":")].contains(bytes[valueStart - 1])
+    {
+      replacement.insert(32, at: 0)
+    }
+    bytes.replaceSubrange(valueStart..<valueEnd, with: replacement)
   }
 
   /// Where a value that starts at `start` ends: after its closing quote, or before an inline comment
@@ -205,7 +259,7 @@ struct INIEditor {
     }
     while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
     if end > start { return Array(bytes[start..<end]) }
-    return INISerializer.encodedName(String(fallback.split(separator: ".").last ?? ""))
+    return INISerializer.encodedName(SettingKey.lastName(of: fallback))
   }
 
   /// `name = v` for a scalar, or one `name[] = v` line per element.
@@ -258,7 +312,7 @@ extension INIEditor {
   /// Adds `key = value` where it belongs: the last section named by the longest prefix of the key,
   /// else a new section at the end (or the top, for a key without a section).
   mutating func insert(_ value: SettingValue, at key: String) throws(StrataError) {
-    let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let components = SettingKey.names(in: key)
     let headers = self.headers
     let starts = lineStarts
     for split in stride(from: components.count - 1, through: 0, by: -1) {

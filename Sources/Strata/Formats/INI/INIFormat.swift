@@ -12,7 +12,7 @@ public struct INIFormat: ConfigFormat {
   /// The format's name, `ini`.
   public static let name = "ini"
   /// Extensions that select this format: `ini`, `conf`, `cfg`. (`!includedir` also reads MySQL's `.cnf`.)
-  public static let fileExtensions = ["ini", "conf", "cfg"]
+  public static let fileExtensions = ["ini", "conf", "cfg", "cnf"]
 
   /// Creates the format.
   public init() {}

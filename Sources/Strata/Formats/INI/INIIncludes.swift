@@ -8,9 +8,23 @@ final class INIParseSession {
   private(set) var includedFiles: [String] = []
   /// The files being read, outermost first: as reported, and lexically normalized for comparison.
   private var active: [(path: String, key: String)] = []
+  /// The bytes of every file read so far, the first one included: one inclusion of a big file 250
+  /// times over must cost what one file may, not 250 of them.
+  private var bytesRead = 0
+  /// The directories includes may read from, real paths (symlinks resolved): the first file's
+  /// directory and ``ParseOptions/includeDirectories``. Computed when the first include needs them.
+  private lazy var allowedDirectories: [String] = {
+    let first = active.first?.path ?? ""
+    let own = Self.directory(of: first).isEmpty ? "." : Self.directory(of: first)
+    // A directory that does not exist yet is taken as written: nothing inside it exists either.
+    return ([own] + options.includeDirectories).map { directory in
+      let resolved = options.resolvePath(directory)
+      return Self.realPath(resolved) ?? Self.normalize(Self.absolute(resolved))
+    }
+  }()
 
-  /// Extensions `!includedir` reads: the registry's INI extensions plus MySQL's `.cnf`.
-  static let directoryExtensions = INIFormat.fileExtensions + ["cnf"]
+  /// Extensions `!includedir` reads: INI's, MySQL's `.cnf` among them.
+  static let directoryExtensions = INIFormat.fileExtensions
 
   init(path: String, options: ParseOptions) {
     self.options = options
@@ -19,6 +33,7 @@ final class INIParseSession {
 
   /// Parses one file's bytes into the tree.
   func parseFile(_ bytes: [UInt8], path: String) throws(StrataError) {
+    bytesRead += bytes.count
     active.append((path, Self.normalize(path)))
     defer { active.removeLast() }
     try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) in
@@ -29,13 +44,33 @@ final class INIParseSession {
 
   /// `!include FILE`, relative to the including file's directory.
   func include(_ written: String, from parser: INIFileParser, at offset: Int) throws(StrataError) {
-    try includeFile(Self.join(Self.directory(of: parser.path), written), from: parser, at: offset)
+    let file = Self.normalize(Self.join(Self.directory(of: parser.path), written))
+    try checkInsideTree(file, from: parser, at: offset)
+    try includeFile(file, from: parser, at: offset)
+  }
+
+  /// Refuses a path outside the allowed directories: `!include /etc/shadow` or `../../x` from
+  /// `/etc/app/app.ini` must not print another file. The check is on the real path, links resolved,
+  /// so a link inside the tree that points out of it is refused too.
+  private func checkInsideTree(_ file: String, from parser: INIFileParser, at offset: Int) throws(StrataError)
+  {
+    let resolved = options.resolvePath(file)
+    // A missing file is checked by where it would be, so that what exists outside is not revealed.
+    let real = Self.realPath(resolved) ?? Self.normalize(Self.absolute(resolved))
+    guard !allowedDirectories.contains(where: { Self.isPath(real, inside: $0) }) else { return }
+    let allowed = ([Self.directory(of: active.first?.path ?? "")] + options.includeDirectories)
+      .filter { !$0.isEmpty }
+    throw parser.error(
+      .includeOutsideTree,
+      "'\(file)' is outside the configuration's directories (\(allowed.joined(separator: ", "))); "
+        + "includes stay inside them unless ParseOptions.includeDirectories names another", at: offset)
   }
 
   /// `!includedir DIR`: the directory's configuration files in byte order of their names, with the
   /// drop-in rules that skip editor and package-manager leftovers.
   func includeDirectory(_ written: String, from parser: INIFileParser, at offset: Int) throws(StrataError) {
-    let directory = Self.join(Self.directory(of: parser.path), written)
+    let directory = Self.normalize(Self.join(Self.directory(of: parser.path), written))
+    try checkInsideTree(directory, from: parser, at: offset)
     let resolved = options.resolvePath(directory)
     guard let handle = opendir(resolved) else {
       let code = errno
@@ -59,6 +94,7 @@ final class INIParseSession {
       var info = stat()
       // A subdirectory named like a drop-in (`x.conf/`) is not a file to read.
       if stat(options.resolvePath(file), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { continue }
+      try checkInsideTree(file, from: parser, at: offset)  // a link in the directory may point out
       try includeFile(file, from: parser, at: offset)
     }
   }
@@ -79,8 +115,31 @@ final class INIParseSession {
     else {
       throw parser.error(.notFound, "the included file '\(file)' does not exist", at: offset)
     }
+    if bytesRead + bytes.count > options.maxFileSize {
+      throw parser.error(
+        .fileTooLarge,
+        "the file and its includes hold over \(options.maxFileSize) bytes in all (each inclusion counts; "
+          + "--max-file-size raises the limit)", at: offset)
+    }
     includedFiles.append(file)
     try parseFile(bytes, path: file)
+  }
+
+  /// The real path of an existing file or directory (symlinks and `..` resolved), or `nil`.
+  static func realPath(_ path: String) -> String? {
+    guard let real = realpath(path.isEmpty ? "." : path, nil) else { return nil }
+    defer { free(real) }
+    return String(cString: real)
+  }
+
+  /// `path` made absolute against the current directory.
+  private static func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : (realPath(".") ?? "") + "/" + path
+  }
+
+  /// Whether `path` is `directory` or lies below it (both normalized).
+  static func isPath(_ path: String, inside directory: String) -> Bool {
+    directory == "/" || path == directory || path.hasPrefix(directory + "/")
   }
 
   /// The directory part of a path (`""` for a bare name), to resolve includes against.

@@ -180,7 +180,15 @@ struct INIFileParser {
         break scan
       case INIByte.doubleQuote where atPartStart:
         isPlain = false
-        p = try skipQuotedName(p, end)
+        do {
+          p = try skipQuotedName(p, end)
+        } catch {
+          // A quote that never closes on a line with no `=` or `:` is part of a flag's name, taken
+          // literally (systemd's tmpfiles lines); before a delimiter it is a broken quoted key.
+          let rest = UnsafeBufferPointer(rebasing: bytes[p..<end])
+          guard rest.contains(INIByte.equals) || rest.contains(INIByte.colon) else { break scan }
+          throw error
+        }
         atPartStart = false
         continue
       case INIByte.dot:
@@ -212,15 +220,18 @@ struct INIFileParser {
     }
     if isPlain && !(keyEnd - start >= 2 && bytes[keyEnd - 1] == INIByte.closeBracket) {
       let key = string(start, keyEnd)
-      let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
+      let (keyLine, keyColumn) = (line, start - lineStart + 1)  // a value may move on to later lines
+      let (value, valueOrigin, next) = try parseValue(
+        from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
       try session.tree.set(
         SettingValue(.string(value), origin: valueOrigin), key: key,
-        hash: INITable.keyHash(UnsafeBufferPointer(rebasing: bytes[start..<keyEnd])), line: line,
-        column: start - lineStart + 1, in: section, prefix: sectionPath, file: path)
+        hash: INITable.keyHash(UnsafeBufferPointer(rebasing: bytes[start..<keyEnd])), line: keyLine,
+        column: keyColumn, in: section, prefix: sectionPath, file: path)
       return next
     }
     let isArray = try parseKeyParts(start, keyEnd)
-    let (value, valueOrigin, next) = try parseValue(from: delimiter + 1, end, lineEnd)
+    let (value, valueOrigin, next) = try parseValue(
+      from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
     try session.tree.set(
       SettingValue(.string(value), origin: valueOrigin), at: parts, in: section, prefix: sectionPath,
       append: isArray, file: path)

@@ -5,12 +5,15 @@ import FoundationEssentials
 /// Everything becomes text, so parsing the output gives back the tree with every scalar as a string.
 struct INISerializer {
   private var output: [UInt8] = []
+  /// Whether each value line ends with its origin as a comment (`port = 8443  ; /etc/demo/demo.ini:6:8`).
+  private var withOrigins = false
 
-  static func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
+  static func serialize(_ value: SettingValue, withOrigins: Bool = false) throws(StrataError) -> [UInt8] {
     guard case .table(let table) = value.kind else {
       throw StrataError(.typeMismatch, "INI needs a table at the top, not a \(value.typeName)")
     }
     var serializer = INISerializer()
+    serializer.withOrigins = withOrigins
     try serializer.writeScalars(of: table, path: [])
     try serializer.writeSections(of: table, path: [])
     return serializer.output
@@ -51,14 +54,23 @@ struct INISerializer {
             writeName(key)
             output.append(contentsOf: "[] = ".utf8)
             writeValue(Self.text(of: item))
+            writeOrigin(item.origin)
           }
         }
       default:
         writeName(key)
         output.append(contentsOf: " = ".utf8)
         writeValue(Self.text(of: value))
+        writeOrigin(value.origin)
       }
     }
+  }
+
+  /// Ends the line just written with `  ; origin` (read back, an inline comment).
+  private mutating func writeOrigin(_ origin: Origin) {
+    guard withOrigins else { return }
+    output.removeLast()  // the newline
+    output.append(contentsOf: "  ; \(origin.description.escapingControlCharacters)\n".utf8)
   }
 
   /// A section per nested table. A table holding only tables gets no header of its own: the headers of
@@ -82,13 +94,14 @@ struct INISerializer {
     }
   }
 
-  private func dotted(_ path: [String], _ key: String) -> String { (path + [key]).joined(separator: ".") }
+  private func dotted(_ path: [String], _ key: String) -> String { SettingKey.join(path + [key]) }
 
   /// The text of a scalar: strings as they are, other types as their usual text form.
   static func text(of value: SettingValue) -> String {
     switch value.kind {
     case .string(let s): s
     case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
     case .double(let d): d.description
     case .bool(let b): b ? "true" : "false"
     case .date(let d): d.formatted(.iso8601)

@@ -11,6 +11,11 @@ struct INIPathPart {
 /// (`[a]`, `[a.b]`, `[a]` again, includes) and mutating a value tree in place would copy whole subtrees.
 final class INITable {
   let origin: Origin
+  /// Whether a section header names this very table (`[www]`; `[options.packages.find]` declares `find`,
+  /// not `options` or `packages`). A table that is only on the way — to a dotted key's value
+  /// (`listen.owner = x` makes `listen`) or to a header's table — gives way to a value of the same
+  /// name: what it holds moves up under literal names with dots (see Documentation/INI.md).
+  var isDeclared = false
   // The entries are kept in the form the finished ``SettingTable`` uses, so that `build()` moves them
   // rather than copying. A child table's entry holds a placeholder (an empty table with the child's
   // origin) until then; an array's entry holds a placeholder with the array's origin, its items being
@@ -102,6 +107,32 @@ final class INITable {
     entries.append(entry)
   }
 
+  /// The keys in order, each with its value (an array's items gathered) and its child table if any.
+  func contents() -> [(key: String, value: SettingValue, child: INITable?)] {
+    entries.indices.map { position in
+      let value =
+        arrays[position].map { SettingValue(.array($0), origin: entries[position].value.origin) }
+        ?? entries[position].value
+      return (entries[position].key, value, children[position])
+    }
+  }
+
+  /// Puts a value or a table, under a new key, where a child table was (a table on the way flattened
+  /// into literal names: its first one takes the table's place).
+  func replaceChild(at position: Int, key: String, value: SettingValue, child: INITable?) {
+    children[position] = child
+    arrays[position] = nil
+    let old = entries[position].key
+    entries[position] = SettingTable.Entry(
+      key: key, value: child.map { .emptyTable(origin: $0.origin) } ?? value)
+    if index != nil {
+      index![old] = nil
+      index![key] = position
+    } else {
+      hashes[position] = Self.keyHash(key)
+    }
+  }
+
   /// Replaces the value at a position (a duplicate key: the last wins, the first position is kept).
   func replace(at position: Int, with value: consuming SettingValue) {
     arrays[position] = nil
@@ -154,34 +185,51 @@ final class INITreeBuilder {
     self.maxDepth = maxDepth
   }
 
-  /// The table at `parts` below `start`, created where missing (with `origin`), for a section header or
-  /// the leading parts of a dotted key.
+  /// The table a section header names, created where missing (with `origin`) and declared. Where a
+  /// part of the name is a value already (`[options.packages.find]` after `packages = find:` in
+  /// `[options]`, as setuptools writes), the rest of the name is one literal name with dots.
   /// - Parameter prefix: the path of `start`, for messages.
   func table(
     at parts: ArraySlice<INIPathPart>, below start: INITable, prefix: [String], origin: Origin, file: String
   ) throws(StrataError) -> INITable {
     var table = start
     var path = prefix
-    for part in parts {
+    var index = parts.startIndex
+    while index < parts.endIndex {
+      let part = parts[index]
+      let isLast = index == parts.endIndex - 1
       path.append(part.name)
       if path.count > maxDepth {
         throw StrataError(
           .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: part.line,
           column: part.column)
       }
-      guard let position = table.position(of: part.name) else {
+      var name = part.name
+      var position = table.position(of: name)
+      if let found = position, table.child(at: found) == nil, !isLast {
+        // A value where the name goes on: the rest of the name is one literal name.
+        name = parts[index...].map(\.name).joined(separator: ".")
+        index = parts.endIndex - 1
+        position = table.position(of: name)
+      }
+      let declares = index == parts.endIndex - 1
+      guard let position else {
         let child = INITable(origin: origin)
-        table.append(part.name, child: child)
+        child.isDeclared = declares
+        table.append(name, child: child)
         table = child
+        index += 1
         continue
       }
       guard let child = table.child(at: position) else {
         throw StrataError(
           .syntax,
-          "'\(Self.display(path))' is already a value (set at \(table.origin(at: position))); it cannot also be a table",
-          path: file, line: part.line, column: part.column)
+          "'\(Self.display(prefix + parts.map(\.name)))' is already a value (set at \(table.origin(at: position))); "
+            + "it cannot also be a section", path: file, line: part.line, column: part.column)
       }
+      if declares { child.isDeclared = true }
       table = child
+      index += 1
     }
     return table
   }
@@ -195,16 +243,64 @@ final class INITreeBuilder {
   ) throws(StrataError) {
     let first = parts[0]
     let last = parts[parts.count - 1]
-    let table =
-      parts.count == 1
-      ? section
-      : try self.table(
-        at: parts.dropLast(), below: section, prefix: prefix,
-        origin: .file(path: file, line: first.line, column: first.column), file: file)
+    var table = section
+    for (index, part) in parts.dropLast().enumerated() {
+      if prefix.count + index + 1 > maxDepth {
+        throw StrataError(
+          .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: part.line,
+          column: part.column)
+      }
+      guard let position = table.position(of: part.name) else {
+        let child = INITable(origin: .file(path: file, line: first.line, column: first.column))
+        table.append(part.name, child: child)
+        table = child
+        continue
+      }
+      if let child = table.child(at: position) {
+        table = child
+        continue
+      }
+      // `listen.owner = x` where `listen` is a value (php-fpm): the rest of the key is one literal name.
+      let literal = parts[index...].map(\.name).joined(separator: ".")
+      try insert(
+        value, name: literal, line: part.line, column: part.column, keyStart: first, into: table,
+        depth: prefix.count + index + 1, append: append, file: file
+      ) { pathText(prefix, parts) }
+      return
+    }
     try insert(
       value, name: last.name, line: last.line, column: last.column, keyStart: first, into: table,
       depth: prefix.count + parts.count, append: append, file: file
     ) { pathText(prefix, parts) }
+  }
+
+  /// Turns the table on the way at `position` of `table` into literal names (`listen` holding `owner`
+  /// becomes `listen.owner`; `packages` holding the declared section `find` becomes the section
+  /// `packages.find`), so that a value can take the name: the same tree as when the value comes first.
+  private func flattenDottedTable(at position: Int, in table: INITable, name: String) throws(StrataError) {
+    guard let child = table.child(at: position) else { return }
+    var moved: [(key: String, value: SettingValue, child: INITable?)] = []
+    func collect(_ node: INITable, _ path: String) {
+      for (key, value, inner) in node.contents() {
+        if let inner, !inner.isDeclared {
+          collect(inner, path + "." + key)
+        } else {
+          moved.append((path + "." + key, value, inner))
+        }
+      }
+    }
+    collect(child, name)
+    guard let first = moved.first else { return }
+    table.replaceChild(at: position, key: first.key, value: first.value, child: first.child)
+    for entry in moved.dropFirst() {
+      if let existing = table.position(of: entry.key), entry.child == nil, table.child(at: existing) == nil {
+        table.replace(at: existing, with: entry.value)
+      } else if let child = entry.child {
+        table.append(entry.key, child: child)
+      } else {
+        table.append(entry.key, value: entry.value)
+      }
+    }
   }
 
   /// Puts a string at a one-part key (`port = 80`, the common case) in `section`.
@@ -246,11 +342,21 @@ final class INITreeBuilder {
       return
     }
     let existingOrigin = table.origin(at: position)
-    if table.child(at: position) != nil {
-      throw StrataError(
-        .syntax,
-        "'\(displayPath())' is already a table (at \(existingOrigin)); it cannot also be a value",
-        path: file, line: line, column: column)
+    if let child = table.child(at: position) {
+      guard !child.isDeclared else {
+        throw StrataError(
+          .syntax,
+          "'\(displayPath())' is already a section (at \(existingOrigin)); it cannot also be a value",
+          path: file, line: line, column: column)
+      }
+      // `listen = x` after `listen.owner = y`: the dotted keys become literal names, as if `listen`
+      // had come first.
+      try flattenDottedTable(at: position, in: table, name: name)
+      try insert(
+        value, name: name, hash: hash, line: line, column: column, keyStart: keyStart, into: table,
+        depth: depth,
+        append: append, file: file, displayPath: displayPath)
+      return
     }
     if append && table.isArray(at: position) {
       table.appendToArray(at: position, value)
@@ -274,5 +380,5 @@ final class INITreeBuilder {
     Self.display(prefix + parts.map(\.name))
   }
 
-  static func display(_ path: [String]) -> String { path.joined(separator: ".") }
+  static func display(_ path: [String]) -> String { SettingKey.join(path) }
 }

@@ -3,9 +3,11 @@
 extension INIFileParser {
   /// Parses a value starting at `start` (just after the delimiter) on the current line.
   /// - Returns: the text, its origin, and where the next line starts.
-  mutating func parseValue(from start: Int, _ end: Int, _ lineEnd: Int) throws(StrataError) -> (
-    String, Origin, Int
-  ) {
+  /// - Parameter keyIndent: the indentation of the key's line; lines indented deeper continue an
+  ///   unquoted value, as Python's configparser reads them (`nil`: no such continuation, for directives).
+  mutating func parseValue(from start: Int, _ end: Int, _ lineEnd: Int, keyIndent: Int? = nil)
+    throws(StrataError) -> (String, Origin, Int)
+  {
     let i = skipSpaces(start, end)
     let valueOrigin = origin(at: i)
     if i < end && bytes[i] == INIByte.doubleQuote {
@@ -22,14 +24,51 @@ extension INIFileParser {
       try expectLineEnd(after: close + 1, end)
       return (string(i + 1, close), valueOrigin, lineEnd + 1)
     }
-    return try parseUnquoted(i, end, lineEnd, valueOrigin)
+    var (text, next) = parseUnquoted(i, end, lineEnd)
+    if let keyIndent {
+      var lines = [text]
+      while let continued = continuationLine(from: next, deeperThan: keyIndent) {
+        lines += Array(repeating: "", count: continued.blankLinesBefore)
+        let (more, after) = parseUnquoted(continued.start, continued.end, continued.lineEnd)
+        lines.append(more)
+        next = after
+      }
+      if lines.count > 1 { text = lines.joined(separator: "\n") }
+    }
+    return (text, valueOrigin, next)
+  }
+
+  /// The next line that continues a value by its indentation (deeper than `keyIndent`), skipping blank
+  /// lines (counted: they stay in the value when more follows) and comment lines (left out, as
+  /// configparser does). On success the parser's line counter is on that line.
+  private mutating func continuationLine(from position: Int, deeperThan keyIndent: Int) -> (
+    start: Int, end: Int, lineEnd: Int, blankLinesBefore: Int
+  )? {
+    var position = position
+    var skipped = 0
+    var blanks = 0
+    while position < bytes.count {
+      let (nextLineEnd, contentEnd) = lineBounds(from: position)
+      let first = skipSpaces(position, contentEnd)
+      if first == contentEnd {
+        blanks += 1
+      } else if !INIByte.isCommentStart(bytes[first]) {
+        guard first - position > keyIndent else { return nil }
+        line += skipped + 1
+        lineStart = position
+        return (first, contentEnd, nextLineEnd, blanks)
+      }
+      skipped += 1
+      position = nextLineEnd + 1
+    }
+    return nil
   }
 
   /// An unquoted value: up to an inline comment (`#` or `;` after whitespace), trimmed; a `\` as the
-  /// last non-blank character joins the next line (its leading whitespace dropped).
-  private mutating func parseUnquoted(_ start: Int, _ end: Int, _ lineEnd: Int, _ valueOrigin: Origin)
-    throws(StrataError) -> (String, Origin, Int)
-  {
+  /// last non-blank character joins the next line (its leading whitespace dropped) when that line looks
+  /// like the rest of the value; before a line that starts something else (a key, a section, a comment,
+  /// a blank line, the end of the file), the `\` is kept as text, with a warning.
+  private mutating func parseUnquoted(_ start: Int, _ end: Int, _ lineEnd: Int) -> (String, Int) {
     var segmentStart = start
     var end = end
     var lineEnd = lineEnd
@@ -48,21 +87,45 @@ extension INIFileParser {
       }
       let trimmed = trimEnd(segmentStart, stop)
       if !hasComment && trimmed > segmentStart && bytes[trimmed - 1] == INIByte.backslash {
-        if lineEnd >= bytes.count {
-          throw error(.unexpectedEnd, "the file ends after a line continuation '\\'", at: trimmed - 1)
+        if lineContinuesAValue(lineEnd + 1) {
+          if joined == nil { joined = [] }
+          joined!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<(trimmed - 1)]))
+          line += 1
+          lineStart = lineEnd + 1
+          (lineEnd, end) = lineBounds(from: lineStart)
+          segmentStart = skipSpaces(lineStart, end)
+          continue
         }
-        if joined == nil { joined = [] }
-        joined!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<(trimmed - 1)]))
-        line += 1
-        lineStart = lineEnd + 1
-        (lineEnd, end) = lineBounds(from: lineStart)
-        segmentStart = skipSpaces(lineStart, end)
-        continue
+        session.tree.diagnostics.append(
+          Diagnostic(
+            .warning,
+            error(
+              .syntax,
+              "the value ends with '\\', but the next line does not continue it; the '\\' is kept as text "
+                + "(indent the next line to continue the value, or quote the value to silence this)",
+              at: trimmed - 1)))
       }
-      guard var joined else { return (string(segmentStart, trimmed), valueOrigin, lineEnd + 1) }
+      guard var joined else { return (string(segmentStart, trimmed), lineEnd + 1) }
       joined.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<trimmed]))
       while let last = joined.last, INIByte.isSpace(last) { joined.removeLast() }
-      return (String(decoding: joined, as: UTF8.self), valueOrigin, lineEnd + 1)
+      return (String(decoding: joined, as: UTF8.self), lineEnd + 1)
+    }
+  }
+
+  /// Whether the line at `position` reads as the rest of a value cut by a trailing `\`: it is indented,
+  /// or it is text that is not a key (no `=` or `:`), a section, a directive or a comment.
+  private func lineContinuesAValue(_ position: Int) -> Bool {
+    guard position < bytes.count else { return false }
+    let (_, contentEnd) = lineBounds(from: position)
+    let first = skipSpaces(position, contentEnd)
+    guard first < contentEnd else { return false }
+    if first > position { return true }
+    let byte = bytes[first]
+    if INIByte.isCommentStart(byte) || byte == INIByte.openBracket || byte == INIByte.exclamation {
+      return false
+    }
+    return !UnsafeBufferPointer(rebasing: bytes[first..<contentEnd]).contains {
+      $0 == INIByte.equals || $0 == INIByte.colon
     }
   }
 

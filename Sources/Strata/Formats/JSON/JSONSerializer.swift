@@ -33,6 +33,7 @@ struct JSONSerializer {
     switch value.kind {
     case .string(let text): writeString(text)
     case .integer(let number): output.append(contentsOf: String(number).utf8)
+    case .unsignedInteger(let number): output.append(contentsOf: String(number).utf8)
     case .double(let number): try writeDouble(number, origin: value.origin)
     case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
     case .date(let date): writeString(date.formatted(.iso8601))

@@ -6,11 +6,15 @@ import FoundationEssentials
 /// before it is used, counts are checked against the bytes that could hold them before anything is
 /// reserved, containers are walked with an explicit stack (bounded by `maxDepth`), a reference back to an
 /// object on the current path is a cycle, and finished objects are remembered so that a forged file that
-/// shares one container many times over costs its size, not an exponential number of copies.
+/// shares one container many times over costs its size, not an exponential number of copies. What the
+/// tree expands to — each use of a shared container counted with everything below it, as every reader
+/// of the tree walks it — is capped at `maxValues`, as libxml2 caps entity expansion: 238 bytes of
+/// dictionaries that share their values twenty levels deep would otherwise be a million keys.
 struct BinaryPropertyListParser {
   private let bytes: UnsafeBufferPointer<UInt8>
   private let path: String
   private let maxDepth: Int
+  private let maxValues: Int
   private let origin: Origin
   private var offsetSize = 0
   private var referenceSize = 0
@@ -19,6 +23,8 @@ struct BinaryPropertyListParser {
   /// Per object: `unseen`, `onPath` (an open container), or the index of its value in `finished`.
   private var slots: [Int32] = []
   private var finished: [SettingValue] = []
+  /// The number of values each finished object expands to (itself and everything below it).
+  private var finishedSizes: [Int] = []
   private static let unseen: Int32 = -1
   private static let onPath: Int32 = -2
   /// Warnings found while parsing (duplicate keys).
@@ -31,14 +37,17 @@ struct BinaryPropertyListParser {
     var references: Int
     var count: Int
     var next = 0
+    /// The values this container expands to so far: itself, and each child with everything below it.
+    var expanded = 1
     var keys: [String] = []
     var values: [SettingValue] = []
   }
 
-  init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) {
+  init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max) {
     self.bytes = bytes
     self.path = path
     self.maxDepth = maxDepth
+    self.maxValues = maxValues
     self.origin = .file(path: path, line: 0, column: 0)
   }
 
@@ -75,9 +84,18 @@ struct BinaryPropertyListParser {
     var stack: [Frame] = []
     var produced = try begin(Int(top), stack: &stack)
     while true {
-      if let value = produced {
+      if let (value, size) = produced {
         guard !stack.isEmpty else { return value }
         stack[stack.count - 1].values.append(value)
+        // Keys count too: a reader walks one per value.
+        let added = size + (stack[stack.count - 1].isDict ? 1 : 0)
+        stack[stack.count - 1].expanded += min(added, maxValues)
+        if stack[stack.count - 1].expanded > maxValues {
+          throw StrataError(
+            .tooManyValues,
+            "the property list expands to more than \(maxValues) values (a container used in several places "
+              + "counts each time); raise ParseOptions.maxValues if this file is meant to", path: path)
+        }
         produced = nil
       }
       let last = stack.count - 1
@@ -107,23 +125,24 @@ struct BinaryPropertyListParser {
         } else {
           value = SettingValue(.array(frame.values), origin: origin)
         }
-        remember(value, as: frame.object)
-        produced = value
+        remember(value, as: frame.object, size: frame.expanded)
+        produced = (value, frame.expanded)
       }
     }
   }
 
   /// Returns the object's value when it is a scalar or already built; for an array or dict, pushes a
   /// frame and returns `nil`.
-  private mutating func begin(_ object: Int, stack: inout [Frame]) throws(StrataError) -> SettingValue? {
+  private mutating func begin(_ object: Int, stack: inout [Frame]) throws(StrataError) -> (SettingValue, Int)?
+  {
     let slot = slots[object]
-    if slot >= 0 { return finished[Int(slot)] }
+    if slot >= 0 { return (finished[Int(slot)], finishedSizes[Int(slot)]) }
     let offset = try offset(of: object)
     let marker = bytes[offset]
     guard marker >> 4 == 0xA || marker >> 4 == 0xD else {
       let value = SettingValue(try scalar(at: offset), origin: origin)
-      if marker >> 4 >= 4 { remember(value, as: object) }  // strings and data: share one copy
-      return value
+      if marker >> 4 >= 4 { remember(value, as: object, size: 1) }  // strings and data: share one copy
+      return (value, 1)
     }
     let isDict = marker >> 4 == 0xD
     guard slot != Self.onPath else {
@@ -150,7 +169,7 @@ struct BinaryPropertyListParser {
         guard (5...7).contains(bytes[keyOffset] >> 4), case .string(let s) = try scalar(at: keyOffset) else {
           throw invalid("dict key at offset \(keyOffset) is not a string")
         }
-        remember(SettingValue(.string(s), origin: origin), as: key)
+        remember(SettingValue(.string(s), origin: origin), as: key, size: 1)
         frame.keys.append(s)
       }
     }
@@ -160,9 +179,10 @@ struct BinaryPropertyListParser {
   }
 
   /// Keeps a finished object so that later references to it share it.
-  private mutating func remember(_ value: SettingValue, as object: Int) {
+  private mutating func remember(_ value: SettingValue, as object: Int, size: Int) {
     slots[object] = Int32(finished.count)
     finished.append(value)
+    finishedSizes.append(size)
   }
 
   /// Decodes a non-container object at `offset`.
@@ -227,9 +247,7 @@ struct BinaryPropertyListParser {
     }
   }
 
-  /// Reads an integer object (1, 2, 4, 8 or 16 bytes, big-endian) at `offset`: 8 bytes are signed, a
-  /// 16-byte one holds an unsigned 64-bit value above `Int.max` (as CoreFoundation and plistlib write it)
-  /// or a sign-extended signed one.
+  /// Reads an integer object (1, 2, 4, 8 or 16 bytes, big-endian) at `offset`.
   private func integer(at offset: Int) throws(StrataError) -> SettingValue.Kind {
     let marker = bytes[offset]
     let info = Int(marker & 0x0F)
@@ -238,13 +256,15 @@ struct BinaryPropertyListParser {
     try require(offset + 1, size, "integer at offset \(offset)")
     if size < 8 { return .integer(Int(readUInt(at: offset + 1, size: size))) }
     if size == 8 { return .integer(Int(Int64(bitPattern: readUInt(at: offset + 1, size: 8)))) }
-    // 16-byte integers are signed 128-bit: from Int64.min to UInt64.max fit.
+    // 16-byte integers are signed 128-bit. Writers use them for unsigned 64-bit values above
+    // Int64.max (high half 0); a negative one has a high half of all ones.
     let high = readUInt(at: offset + 1, size: 8)
     let low = readUInt(at: offset + 9, size: 8)
-    if high == 0 { return propertyListInteger(low) }
+    if high == 0 {
+      return low > UInt64(Int.max) ? .unsignedInteger(UInt(low)) : .integer(Int(low))
+    }
     guard high == UInt64.max, Int64(bitPattern: low) < 0 else {
-      throw invalid(
-        "16-byte integer at offset \(offset) is outside the range from -2^63 to 2^64-1")
+      throw invalid("16-byte integer at offset \(offset) is outside the range -2^63…2^64−1")
     }
     return .integer(Int(Int64(bitPattern: low)))
   }

@@ -94,6 +94,11 @@ struct BinaryPropertyListSerializer {
     switch kind {
     case .bool(let b): out.append(b ? 0x09 : 0x08)
     case .integer(let i): appendInteger(i)
+    case .unsignedInteger(let u):
+      // Above Int64.max: a 16-byte integer with a zero high half, as Apple's writer and plistlib do.
+      out.append(0x14)
+      appendUInt(0, size: 8)
+      appendUInt(UInt64(u), size: 8)
     case .double(let d):
       out.append(0x23)
       appendUInt(d.bitPattern, size: 8)

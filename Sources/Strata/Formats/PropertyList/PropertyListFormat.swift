@@ -12,14 +12,8 @@
 ///
 /// Errors: XML grammar problems (mismatched or unterminated tags, stray text, bad entities) are `syntax`
 /// or `unexpectedEnd`; structural ones (unknown elements, a `<key>` without a value, bad base64 or dates)
-/// and every problem in a binary file are `invalidPropertyList`; integers below -2^63 or above 2^64-1 and
+/// and every problem in a binary file are `invalidPropertyList`; integers outside the 64-bit range and
 /// malformed numbers are `invalidNumber`; nesting beyond `ParseOptions.maxDepth` is `nestingTooDeep`.
-///
-/// Integers: property lists hold integers from -2^63 to 2^64-1 (binary plists store values above
-/// `Int64.max` as 16-byte integers; XML writes them in decimal). ``SettingValue`` holds signed 64-bit
-/// integers, so a value above `Int.max` is read as a string of its decimal digits: exact, decoded by a
-/// `UInt64` setting, and printed by `--format json` as a string rather than a number a JSON reader would
-/// round. Written back, it is a `<string>`; its value survives, its element type does not.
 ///
 /// Writing: ``serialize(_:)`` writes XML the way Apple's tools do (tabs, DOCTYPE, keys in table order).
 /// XML dates hold whole seconds, so fractional seconds are truncated (toward the past) when writing XML;
@@ -53,7 +47,8 @@ public struct PropertyListFormat: ConfigFormat {
             .invalidPropertyList, "unsupported binary plist version \"\(version)\"; only bplist00 is read",
             path: path)
         }
-        var parser = BinaryPropertyListParser(bytes: buffer, path: path, maxDepth: options.maxDepth)
+        var parser = BinaryPropertyListParser(
+          bytes: buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues)
         root = try parser.parse()
         diagnostics = parser.diagnostics
       } else {
@@ -106,7 +101,7 @@ extension SettingValue {
   var propertyListTypeName: String {
     switch kind {
     case .string: "string"
-    case .integer: "integer"
+    case .integer, .unsignedInteger: "integer"
     case .double: "real"
     case .bool: "bool"
     case .date: "date"

@@ -65,8 +65,8 @@ private func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> Range<Int> {
 }
 
 /// Parses `<integer>` text: decimal or `0x` hexadecimal, optionally signed, from `Int.min` to
-/// `UInt64.max` (property lists hold unsigned 64-bit integers). A value above `Int.max` is a string of
-/// its decimal digits (see ``propertyListInteger(_:)``).
+/// 2^64 − 1 (property lists hold unsigned 64-bit integers; those above `Int.max` are
+/// ``SettingValue/Kind/unsignedInteger(_:)``).
 func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<SettingValue.Kind, ScalarError> {
   let range = trimmed(text)
   var i = range.lowerBound
@@ -96,22 +96,10 @@ func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Result<SettingValue.Kin
   guard i == range.upperBound, magnitude <= limit else {
     return .failure(
       ScalarError(
-        code: .invalidNumber,
-        message: negative
-          ? "<integer> below the smallest 64-bit signed integer"
-          : "<integer> above the largest 64-bit unsigned integer",
-        offset: range.lowerBound))
+        code: .invalidNumber, message: "<integer> out of the range -2^63…2^64−1", offset: range.lowerBound))
   }
   if negative { return .success(.integer(Int(bitPattern: UInt(0 &- magnitude)))) }
-  return .success(propertyListInteger(magnitude))
-}
-
-/// The node for a non-negative property-list integer. `SettingValue` holds signed 64-bit integers, so
-/// a value from `Int.max + 1` to `UInt64.max` (which plists allow: binary plists store them as 16-byte
-/// integers) is kept exactly as a string of its decimal digits: a `UInt64` setting decodes it, and
-/// `--format json` prints it without the rounding a JSON reader's double would apply.
-func propertyListInteger(_ value: UInt64) -> SettingValue.Kind {
-  value <= UInt64(Int.max) ? .integer(Int(value)) : .string(String(value))
+  return .success(magnitude > UInt64(Int.max) ? .unsignedInteger(UInt(magnitude)) : .integer(Int(magnitude)))
 }
 
 /// Parses `<real>` text, including the `nan`, `inf` and `-inf` that Python's plistlib writes.
@@ -119,8 +107,11 @@ func parseReal(_ text: UnsafeBufferPointer<UInt8>) -> Result<Double, ScalarError
   let range = trimmed(text)
   let s = String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
   if let value = Double(s) { return .success(value) }
+  // The text is not repeated in the message: a value may be a secret.
   return .failure(
-    ScalarError(code: .invalidNumber, message: "invalid <real> \"\(s)\"", offset: range.lowerBound))
+    ScalarError(
+      code: .invalidNumber, message: "invalid <real>: expected a decimal number, nan, inf or -inf",
+      offset: range.lowerBound))
 }
 
 /// Parses `<date>` text: ISO 8601 in UTC, `2024-01-02T03:04:05Z`, whole seconds.
@@ -130,7 +121,7 @@ func parseDate(_ text: UnsafeBufferPointer<UInt8>) -> Result<Date, ScalarError> 
   let failure = Result<Date, ScalarError>.failure(
     ScalarError(
       code: .invalidPropertyList,
-      message: "invalid <date> \"\(String(decoding: s, as: UTF8.self))\"; expected YYYY-MM-DDTHH:MM:SSZ",
+      message: "invalid <date>: expected YYYY-MM-DDTHH:MM:SSZ",
       offset: range.lowerBound))
   // Separators sit at fixed places; every other place must be a digit.
   guard s.count == 20 else { return failure }

@@ -217,10 +217,16 @@ extension XMLPropertyListParser {
         let code = UInt32(digits, radix: hex ? 16 : 10),
         code != 0,
         let scalar = Unicode.Scalar(code)
-      else { throw error(.syntax, "invalid character reference &\(reference);", at: start) }
+      else {
+        // The reference's text is not repeated: it sits inside a value, which may be a secret.
+        throw error(
+          .syntax, "invalid character reference (expected &#DDD; or &#xHHH; of a character)", at: start)
+      }
       out.append(contentsOf: String(Character(scalar)).utf8)
-    case let other:
-      throw error(.syntax, "unknown entity &\(other);", at: start)
+    default:
+      // The name is not repeated: it sits inside a value, which may be a secret.
+      throw error(
+        .syntax, "unknown entity reference (only &lt; &gt; &amp; &quot; &apos; and &#…; exist)", at: start)
     }
   }
 

@@ -34,6 +34,8 @@ struct XMLPropertyListSerializer {
       append("</string>\n")
     case .integer(let i):
       append("<integer>\(i)</integer>\n")
+    case .unsignedInteger(let u):
+      append("<integer>\(u)</integer>\n")
     case .double(let d):
       // `description` is the shortest text that reads back as the same Double, and spells infinities
       // and NaN as `inf`, `-inf`, `nan`, as plistlib does.

@@ -5,11 +5,13 @@ import Testing
 
 /// Parses `/etc/demo/main.ini` from a temporary root holding `files` (paths under the root).
 private func parseTree(
-  _ files: [String: String], maxIncludedFiles: Int = 256, main: String = "/etc/demo/main.ini"
+  _ files: [String: String], maxIncludedFiles: Int = 256, main: String = "/etc/demo/main.ini",
+  includeDirectories: [String] = []
 ) throws -> Result<Document, StrataError> {
   try withTemporaryDirectory { root in
     for (path, text) in files { try write(text, to: root + path) }
-    let options = ParseOptions(maxIncludedFiles: maxIncludedFiles, resolvePath: { root + $0 })
+    var options = ParseOptions(maxIncludedFiles: maxIncludedFiles, resolvePath: { root + $0 })
+    options.includeDirectories = includeDirectories
     return Result { () throws(StrataError) in
       guard let document = try Formats.load(path: main, options: options) else {
         throw StrataError(.notFound, "main file missing")
@@ -40,16 +42,19 @@ struct INIIncludeTests {
     #expect(iniString(doc, "last") == "1")
     #expect(doc.root.value(at: "top")?.origin == .file(path: "/etc/demo/conf/extra.ini", line: 1, column: 7))
     #expect(doc.root.value(at: "s.b")?.origin == .file(path: "/etc/demo/main.ini", line: 4, column: 5))
-    #expect(doc.includedFiles == ["/etc/demo/conf/extra.ini", "/etc/demo/conf/../more/\"last.ini\""])
+    // Origins and the list show the resolved path, without `..`.
+    #expect(doc.includedFiles == ["/etc/demo/conf/extra.ini", "/etc/demo/more/\"last.ini\""])
     #expect(doc.root.table?.keys == ["s", "top", "t", "last"])
   }
 
   @Test func quotedAndAbsolutePaths() throws {
-    let doc = try parseTree([
-      "/etc/demo/main.ini": "!include \"with space.ini\"\n!include /opt/other/x.ini\n",
-      "/etc/demo/with space.ini": "a = 1\n",
-      "/opt/other/x.ini": "b = 2\n",
-    ]).get()
+    let doc = try parseTree(
+      [
+        "/etc/demo/main.ini": "!include \"with space.ini\"\n!include /opt/other/x.ini\n",
+        "/etc/demo/with space.ini": "a = 1\n",
+        "/opt/other/x.ini": "b = 2\n",
+      ], includeDirectories: ["/opt/other"]
+    ).get()
     #expect(iniString(doc, "a") == "1")
     #expect(iniString(doc, "b") == "2")
     #expect(doc.includedFiles == ["/etc/demo/with space.ini", "/opt/other/x.ini"])
@@ -75,10 +80,12 @@ struct INIIncludeTests {
   }
 
   @Test func includedirWithTrailingSlashAndEmptyDirectory() throws {
-    let doc = try parseTree([
-      "/etc/demo/main.ini": "!includedir /etc/mysql/conf.d/\nk = 1\n",
-      "/etc/mysql/conf.d/.keep": "",
-    ]).get()
+    let doc = try parseTree(
+      [
+        "/etc/demo/main.ini": "!includedir /etc/mysql/conf.d/\nk = 1\n",
+        "/etc/mysql/conf.d/.keep": "",
+      ], includeDirectories: ["/etc/mysql"]
+    ).get()
     #expect(iniString(doc, "k") == "1")
     #expect(doc.includedFiles.isEmpty)
   }
@@ -93,7 +100,7 @@ struct INIIncludeTests {
 
   @Test func missingIncludeIsNotFoundAtTheDirective() throws {
     #expect(
-      failure(try parseTree(["/etc/demo/main.ini": "a = 1\n  !include nope.ini\n"]))
+      failure(try parseTree(["/etc/demo/main.ini": "  a = 1\n  !include nope.ini\n"]))
         == "notFound /etc/demo/main.ini:2:3")
     #expect(
       failure(try parseTree(["/etc/demo/main.ini": "!includedir nope.d\n"]))
@@ -120,7 +127,7 @@ struct INIIncludeTests {
     #expect(failure(indirect) == "includeCycle /etc/demo/sub/b.ini:3:1")
     guard case .failure(let error) = indirect else { return }
     #expect(
-      error.message == "include cycle: /etc/demo/main.ini → /etc/demo/sub/b.ini → /etc/demo/sub/../main.ini")
+      error.message == "include cycle: /etc/demo/main.ini → /etc/demo/sub/b.ini → /etc/demo/main.ini")
     let viaDirectory = try parseTree([
       "/etc/demo/main.ini": "!includedir conf.d\n",
       "/etc/demo/conf.d/a.ini": "!include ../main.ini\n",
@@ -152,5 +159,74 @@ struct INIIncludeTests {
       ],
       maxIncludedFiles: 1)
     #expect(failure(chain) == "tooManyFiles /etc/demo/d/a.ini:1:1")
+  }
+}
+
+/// Includes stay inside the configuration's tree, and cost what one file may.
+@Suite struct INIIncludeBoundsTests {
+  @Test(arguments: [
+    "!include ../../../../../../etc/shadow\n",
+    "!include /etc/passwd\n",
+    "!include ../outside.ini\n",
+    "!includedir ../\n",
+    "!include sub/../../outside.ini\n",
+  ])
+  func anIncludeThatLeavesTheTreeIsRefused(text: String) throws {
+    let result = try parseTree([
+      "/etc/demo/main.ini": "a = 1\n" + text,
+      "/etc/outside.ini": "secret = 1\n",
+      "/etc/demo/sub/.keep": "",
+    ])
+    #expect(failure(result) == "includeOutsideTree /etc/demo/main.ini:2:1")
+    guard case .failure(let error) = result else { return }
+    #expect(error.message.contains("outside the configuration's directories (/etc/demo)"))
+  }
+
+  @Test func aLinkThatPointsOutOfTheTreeIsRefused() throws {
+    try withTemporaryDirectory { root in
+      try write("a = 1\n!include link.ini\n", to: root + "/etc/demo/main.ini")
+      try write("secret = 1\n", to: root + "/etc/other.ini")
+      try FileManager.default.createSymbolicLink(
+        atPath: root + "/etc/demo/link.ini", withDestinationPath: root + "/etc/other.ini")
+      #expect {
+        try Formats.load(path: "/etc/demo/main.ini", options: ParseOptions(resolvePath: { root + $0 }))
+      } throws: { error in
+        (error as? StrataError)?.code == .includeOutsideTree
+      }
+      // A link that stays inside is fine.
+      try write("inner = 2\n", to: root + "/etc/demo/conf/inner.ini")
+      try FileManager.default.removeItem(atPath: root + "/etc/demo/link.ini")
+      try FileManager.default.createSymbolicLink(
+        atPath: root + "/etc/demo/link.ini", withDestinationPath: "conf/inner.ini")
+      let document = try Formats.load(
+        path: "/etc/demo/main.ini", options: ParseOptions(resolvePath: { root + $0 }))
+      #expect(document?.root.value(at: "inner")?.kind == .string("2"))
+    }
+  }
+
+  @Test func anIncludeDirectoryCanBeAllowed() throws {
+    let result = try parseTree(
+      ["/etc/demo/main.ini": "!include /usr/share/demo/base.ini\n", "/usr/share/demo/base.ini": "b = 1\n"],
+      includeDirectories: ["/usr/share/demo"])
+    #expect(iniString(try result.get(), "b") == "1")
+  }
+
+  @Test func oneBigFileIncludedManyTimesCostsWhatOneFileMay() throws {
+    try withTemporaryDirectory { root in
+      // 64 KiB included 300 times: 19 MiB, over the 16 MiB a file may hold.
+      let big = String(repeating: "key = some value to make this line longer\n", count: 1560)
+      try write(big, to: root + "/etc/demo/big.ini")
+      try write(String(repeating: "!include big.ini\n", count: 300), to: root + "/etc/demo/main.ini")
+      #expect {
+        try Formats.load(path: "/etc/demo/main.ini", options: ParseOptions(resolvePath: { root + $0 }))
+      } throws: { error in
+        let error = error as? StrataError
+        return error?.code == .fileTooLarge && error?.message.contains("each inclusion counts") == true
+          && error?.location?.hasPrefix("/etc/demo/main.ini:") == true
+      }
+      // Under the limit, the same includes load.
+      let small = ParseOptions(maxFileSize: 32 << 20, maxIncludedFiles: 400, resolvePath: { root + $0 })
+      #expect(try Formats.load(path: "/etc/demo/main.ini", options: small)?.root.value(at: "key") != nil)
+    }
   }
 }

@@ -42,6 +42,6 @@ func sameContent(_ value: SettingValue, _ object: Any) -> Bool {
   case .table(let table):
     guard let others = object as? [String: Any], others.count == table.count else { return false }
     return table.allSatisfy { entry in others[entry.key].map { sameContent(entry.value, $0) } ?? false }
-  case .date, .data: return false
+  case .date, .data, .unsignedInteger: return false
   }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Strata
 
-/// Property lists hold integers up to 2^64-1; values above `Int.max` are kept exactly as decimal strings.
+/// Property lists hold integers from -2^63 up to 2^64-1; values above `Int.max` are `unsignedInteger`.
 @Suite struct PropertyListUnsignedIntegerTests {
   let format = PropertyListFormat()
 
@@ -25,9 +25,9 @@ import Testing
 
   @Test(arguments: [
     ("9223372036854775807", SettingValue.Kind.integer(Int.max)),
-    ("9223372036854775808", .string("9223372036854775808")),
-    ("18446744073709551615", .string("18446744073709551615")),
-    ("0xFFFFFFFFFFFFFFFF", .string("18446744073709551615")),
+    ("9223372036854775808", .unsignedInteger(9223372036854775808)),
+    ("18446744073709551615", .unsignedInteger(18446744073709551615)),
+    ("0xFFFFFFFFFFFFFFFF", .unsignedInteger(18446744073709551615)),
     ("-9223372036854775808", .integer(Int.min)),
   ])
   func xmlIntegersLoadExactly(text: String, kind: SettingValue.Kind) throws {
@@ -39,8 +39,8 @@ import Testing
 
   @Test func binarySixteenByteIntegersLoadFromInt64MinToUInt64Max() throws {
     let cases: [(UInt64, UInt64, SettingValue.Kind)] = [
-      (0, UInt64.max, .string("18446744073709551615")),
-      (0, 1 << 63, .string("9223372036854775808")),
+      (0, UInt64.max, .unsignedInteger(18446744073709551615)),
+      (0, 1 << 63, .unsignedInteger(9223372036854775808)),
       (0, 42, .integer(42)),
       (UInt64.max, UInt64(bitPattern: -5), .integer(-5)),
     ]

@@ -1,0 +1,113 @@
+/// How a key — a path of names through the configuration tree — is written as one string.
+///
+/// A key is a sequence of names, and a name may itself contain a dot: the JSON document
+/// `{"a.b": 1, "a": {"b": 2}}` has two different keys. Trees (``SettingValue`` and ``SettingTable``)
+/// keep names as they are; wherever a path is written as one string (``Snapshot`` keys, `config-dump
+/// --key`, diagnostics, events), the names are joined with `.`, and a name that is empty, contains a
+/// `.`, or starts with `"` is written in double quotes, with `"` and `\` inside escaped by a backslash
+/// (as git config writes a subsection name):
+///
+/// | names | key |
+/// |---|---|
+/// | `server`, `port` | `server.port` |
+/// | `a.b` | `"a.b"` |
+/// | `www`, `listen.owner` | `www."listen.owner"` |
+/// | `./package.json`, `name` | `"./package.json".name` |
+///
+/// Every sequence of names has exactly one key, and ``names(in:)`` gives the names back. Nothing in
+/// Strata splits a key at a dot in any other way.
+public enum SettingKey {
+  /// The key of a path of names.
+  public static func join(_ names: some Sequence<String>) -> String {
+    var key = ""
+    var first = true
+    for name in names {
+      if !first { key += "." }
+      first = false
+      key += written(name)
+    }
+    return key
+  }
+
+  /// The key of `name` below `parent` (the root when `parent` is empty).
+  public static func appending(_ name: String, to parent: String) -> String {
+    parent.isEmpty ? written(name) : parent + "." + written(name)
+  }
+
+  /// The names of a key, in order; the empty key (the root) has none.
+  ///
+  /// Reading is lenient, so that any text a person types means something: a quote left open runs to the
+  /// end of the key, and a backslash in a quoted name before anything other than `"` or `\` is kept.
+  public static func names(in key: String) -> [String] {
+    if key.isEmpty { return [] }
+    // The common case, a key with no quoted name, splits without looking at each character twice.
+    if !key.utf8.contains(UInt8(ascii: "\"")) {
+      return key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+    var names: [String] = []
+    var scalars = key.unicodeScalars[...]
+    while true {
+      var name = ""
+      if scalars.first == "\"" {
+        scalars = scalars.dropFirst()
+        while let scalar = scalars.first {
+          scalars = scalars.dropFirst()
+          if scalar == "\"" { break }
+          if scalar == "\\", let next = scalars.first, next == "\"" || next == "\\" {
+            name.unicodeScalars.append(next)
+            scalars = scalars.dropFirst()
+          } else {
+            name.unicodeScalars.append(scalar)
+          }
+        }
+        // Text between a closing quote and the next dot belongs to the same name.
+        while let scalar = scalars.first, scalar != "." {
+          name.unicodeScalars.append(scalar)
+          scalars = scalars.dropFirst()
+        }
+      } else {
+        while let scalar = scalars.first, scalar != "." {
+          name.unicodeScalars.append(scalar)
+          scalars = scalars.dropFirst()
+        }
+      }
+      names.append(name)
+      guard scalars.first == "." else { break }
+      scalars = scalars.dropFirst()
+    }
+    return names
+  }
+
+  /// The key of the table that holds `key`, or `nil` for a key of one name.
+  public static func parent(of key: String) -> String? {
+    let names = names(in: key)
+    return names.count > 1 ? join(names.dropLast()) : nil
+  }
+
+  /// The last name of a key (`port` for `server.port`), unquoted.
+  public static func lastName(of key: String) -> String {
+    names(in: key).last ?? ""
+  }
+
+  /// Whether `key` is `ancestor` or lies below it.
+  public static func isKey(_ key: String, within ancestor: String) -> Bool {
+    if ancestor.isEmpty || key == ancestor { return true }
+    return key.hasPrefix(ancestor) && key.utf8.dropFirst(ancestor.utf8.count).first == UInt8(ascii: ".")
+  }
+
+  /// A name as it is written in a key: quoted when it is empty, holds a dot, or starts with a quote.
+  static func written(_ name: String) -> String {
+    guard needsQuotes(name) else { return name }
+    var out = "\""
+    for scalar in name.unicodeScalars {
+      if scalar == "\"" || scalar == "\\" { out += "\\" }
+      out.unicodeScalars.append(scalar)
+    }
+    return out + "\""
+  }
+
+  private static func needsQuotes(_ name: String) -> Bool {
+    guard let first = name.utf8.first else { return true }
+    return first == UInt8(ascii: "\"") || name.utf8.contains(UInt8(ascii: "."))
+  }
+}
