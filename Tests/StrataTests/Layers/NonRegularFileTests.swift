@@ -265,6 +265,25 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
+  @Test func aReReadOfAFileReplacedByAFIFOIsRefusedAndKeepsTheLastGoodValues() throws {
+    try withTemporaryDirectory { root in
+      try write("port = 8080\n", to: root + "/etc/x/x.ini")
+      let cache = DocumentCache()
+      let layer = FileLayer(scope: .system, files: ["/etc/x/x.ini"])
+      let context = LoadContext(options: ParseOptions(resolvePath: rootResolver(root)), cache: cache)
+      let first = layer.load(context)
+      #expect(first.diagnostics.isEmpty)
+      try FileManager.default.removeItem(atPath: root + "/etc/x/x.ini")
+      try makeFIFO(root + "/etc/x/x.ini")
+      let again = try #require(withDeadline(unblocking: [root + "/etc/x/x.ini"]) { layer.load(context) })
+      #expect(
+        again.diagnostics.map(\.description) == [
+          "/etc/x/x.ini: error: not a regular file: a FIFO (named pipe)"
+        ])
+      #expect(again.documents.first?.root.value(at: "port")?.kind == .string("8080"))
+    }
+  }
+
   @Test func configDumpRefusesAFIFOAndExits() throws {
     try withTemporaryDirectory { root in
       try makeFIFO(root + "/demo.ini")
