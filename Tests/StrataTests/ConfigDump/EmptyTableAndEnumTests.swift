@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import Strata
+
+enum OutputPriority: Int, Codable, CaseIterable, Sendable { case low = 1, normal = 5, high = 9 }
+
+final class PrioritySettings: SettingsGroup, @unchecked Sendable {
+  override class var section: String { "queue" }
+  @Setting var priority = OutputPriority.normal
+  @Setting(traits: .secret) var level = OutputLogLevel.info
+}
+
+/// Empty tables under `--key`, enums of numbers in the schema, and `--format env` without a prefix.
+@Suite struct EmptyTableAndEnumTests {
+  @Test func emptyTablesBelowAKeyStayInEveryJSONForm() throws {
+    try withTemporaryDirectory { dir in
+      try write(#"{"a": {}, "b": {"c": 1, "d": {}, "e": {"f": {}}}}"#, to: dir + "/app.json")
+      for extra in [[], ["--show-origin"], ["--show-shadowed"], ["--show-origin", "--show-shadowed"]] {
+        let whole = try runConfigDump([dir + "/app.json", "--format", "json"] + extra)
+        let tree = try parse(whole.output, as: JSONFormat()).root
+        #expect(tree.value(at: "a")?.table?.isEmpty == true, "\(extra): \(whole.output)")
+        #expect(
+          tree.value(atComponents: ["b", "e", "f"])?.table?.isEmpty == true, "\(extra): \(whole.output)")
+        let one = try runConfigDump([dir + "/app.json", "--format", "json", "--key", "b"] + extra)
+        #expect(one.status == 0, "\(one.errors)")
+        let subtree = try parse(one.output, as: JSONFormat()).root
+        #expect(subtree.value(at: "d")?.table?.isEmpty == true, "\(extra): \(one.output)")
+        #expect(subtree.value(atComponents: ["e", "f"])?.table?.isEmpty == true, "\(extra): \(one.output)")
+        let leaf = extra.isEmpty ? subtree.value(at: "c") : subtree.value(atComponents: ["c", "value"])
+        #expect(leaf?.kind == .integer(1), "\(extra): \(one.output)")
+      }
+      // An empty table asked for by name prints as one.
+      let empty = try runConfigDump([dir + "/app.json", "--format", "json", "--key", "a", "--show-origin"])
+      #expect(empty.status == 0 && empty.output.filter { !$0.isWhitespace } == "{}", "\(empty.output)")
+    }
+  }
+
+  @Test func anEnumOfNumbersIsListedAsNumbersAndOtherNumbersAreRejected() throws {
+    try withTemporaryDirectory { dir in
+      let store = SettingsStore.inMemory()
+      let settings = PrioritySettings(store: store)
+      let exported = store.schema.jsonSchema(title: "t")
+      let property = try #require(
+        exported.value(atComponents: ["properties", "queue", "properties", "priority"]))
+      #expect(
+        property.value(at: "enum")?.kind
+          == .array([1, 5, 9].map { SettingValue(.integer($0), origin: .codeDefault) }))
+      try write(
+        String(decoding: try JSONFormat().serialize(exported), as: UTF8.self), to: dir + "/schema.json")
+      // Read back, the schema keeps the cases.
+      let reread = try SettingsSchema(
+        jsonSchema: try parse(String(contentsOfFile: dir + "/schema.json", encoding: .utf8), as: JSONFormat())
+          .root)
+      #expect(reread.entries.first { $0.key == "queue.priority" }?.allowedValues == ["1", "5", "9"])
+
+      try write("[queue]\npriority = 3\nlevel = s3cr3t-level\n", to: dir + "/app.ini")
+      let check = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
+      #expect(check.status == 1)
+      #expect(
+        check.output.contains(
+          "\(dir)/app.ini:2:12: error: expected one of 1, 5, 9 for queue.priority, found \"3\""),
+        "\(check.output)")
+      // A secret enum's bad value is named by its key, never shown.
+      #expect(
+        check.output.contains(
+          "\(dir)/app.ini:3:9: error: expected one of debug, info, warning, error for queue.level"),
+        "\(check.output)")
+      #expect(!check.output.contains("s3cr3t"), "\(check.output)")
+      try write("[queue]\npriority = 9\nlevel = error\n", to: dir + "/app.ini")
+      let good = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
+      #expect(good.status == 0, "\(good.output)")
+      withExtendedLifetime(settings) {}
+    }
+  }
+
+  @Test func theEnvFormatWithoutAPrefixIsAUsageError() throws {
+    try withTemporaryDirectory { dir in
+      try write(#"{"a": 1}"#, to: dir + "/app.json")
+      for extra in [[], ["--key", "a"]] {
+        let run = try runConfigDump([dir + "/app.json", "--format", "env"] + extra)
+        #expect(run.status == 2, "\(run.errors)")
+        #expect(run.errors.contains("--format env needs a variable prefix"), "\(run.errors)")
+        #expect(run.output.isEmpty)
+      }
+      let prefixed = try runConfigDump([dir + "/app.json", "--format", "env", "--env-prefix", "APP"])
+      #expect(prefixed.status == 0 && prefixed.output == "export APP_A=1\n", "\(prefixed.output)")
+    }
+  }
+}

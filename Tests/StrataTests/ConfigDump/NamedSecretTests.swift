@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Strata
+
+/// Keys named like secrets stay hidden without a schema, in `--watch` lines too.
+@Suite struct NamedSecretTests {
+  @Test(arguments: [
+    "db.password", "DB_PASSWORD", "smtp.passwd", "mysql.pwd", "gpg.passphrase", "client_secret",
+    "oauth.clientSecret", "app.secrets", "adminToken", "x-auth-token", "gcp.credentials", "credential",
+    "api_key", "apiKey", "APIKey", "API-KEY", "apikey", "stripe.privateKey", "PRIVATE_KEY",
+    "aws.secret_access_key", "secretKey", "jwt.signing_key", "encryptionKey", "masterKey", "_auth",
+    "basicAuth", "proxy.auth", "vault.credentials.token", "\"a.b\".password",
+  ])
+  func secretNames(_ key: String) {
+    #expect(SecretNames.isSecret(key: key))
+  }
+
+  @Test(arguments: [
+    "keyboard", "monkey", "tls.keyFile", "ssl_key_path_dir", "sort_key", "primaryKey", "key", "keys",
+    "nlp.tokenizer", "max_tokens", "authMethod", "auth_enabled", "oauth.enabled", "author", "passwordless",
+    "secretary", "user", "db.host", "password.minLength", "pin",
+  ])
+  func ordinaryNames(_ key: String) {
+    #expect(!SecretNames.isSecret(key: key))
+  }
+
+  @Test func watchLinesRedactNamedSecretsThatChangeOrGo() async throws {
+    try await withTemporaryDirectory { dir in
+      let file = dir + "/app.json"
+      try write(#"{"db": {"password": "first-pw-1", "user": "app"}}"#, to: file)
+      let watch = try ChildProcess(configDumpPath, [file, "--watch"])
+      #expect(await watch.line(startingWith: "db.password") != nil, "\(watch.transcript)")
+      try replaceFile(file, with: #"{"db": {"password": "second-pw-2", "user": "app"}}"#)
+      let changed = await watch.line(startingWith: "{\"generation\"")
+      #expect(changed?.contains(#""key": "db.password", "old": "<redacted>", "new": "<redacted>""#) == true)
+      try replaceFile(file, with: #"{"db": {"user": "app2"}}"#)
+      var lines: [String] = []
+      for _ in 0..<2 {
+        if let line = await watch.line(startingWith: "{\"generation\"") { lines.append(line) }
+      }
+      #expect(
+        lines.contains { $0.contains(#""key": "db.password", "old": "<redacted>", "new": null"#) },
+        "\(watch.transcript)")
+      #expect(lines.contains { $0.contains(#""key": "db.user", "old": "app", "new": "app2""#) })
+      watch.send(SIGTERM)
+      let ending = await watch.finish(within: 60).ending
+      #expect(ending == .exited(0))
+      for secret in ["first-pw-1", "second-pw-2"] {
+        #expect(!watch.transcript.contains(secret), "\(watch.transcript)")
+      }
+      // --show-secrets shows them.
+      let shown = try runConfigDump([file, "--show-secrets"])
+      #expect(!shown.output.contains("<redacted>"))
+    }
+  }
+
+  @Test func aStringThatStartsWithAQuoteIsQuotedAndOthersAreShownAsTheyAre() throws {
+    try withTemporaryDirectory { dir in
+      try write(
+        #"{"a": "\"hi\" she said", "b": "say \"hi\"", "c": "back\\slash ", "d\nx": "v"}"#,
+        to: dir + "/app.json")
+      let run = try runConfigDump([dir + "/app.json"])
+      #expect(run.status == 0, "\(run.errors)")
+      let lines = run.output.split(separator: "\n").map(String.init)
+      #expect(lines.contains { $0.hasPrefix("a ") && $0.hasSuffix(#""\"hi\" she said""#) }, "\(run.output)")
+      #expect(lines.contains { $0.hasPrefix("b ") && $0.hasSuffix(#"say "hi""#) }, "\(run.output)")
+      #expect(lines.contains { $0.hasPrefix("c ") && $0.hasSuffix(#""back\\slash ""#) }, "\(run.output)")
+      // A key holding a newline stays on its row.
+      #expect(lines.contains { $0.hasPrefix(#"d\nx "#) && $0.hasSuffix("v") }, "\(run.output)")
+      #expect(lines.count == 5)
+    }
+  }
+
+  @Test func onATerminalLongValuesAreCutToItsWidthUnlessNoTruncate() async throws {
+    try await withTemporaryDirectory { dir in
+      let long = String(repeating: "名", count: 60) + "END"
+      try write(#"{"k": "\#(long)", "short": "s"}"#, to: dir + "/app.json")
+      let cut = try await runOnTerminal([dir + "/app.json"], columns: 40)
+      #expect(cut.status == 0, "\(cut.output)")
+      let lines = cut.output.split(separator: "\n").map(String.init)
+      #expect(lines.count == 3, "\(cut.output)")
+      #expect(lines.allSatisfy { DisplayWidth.of($0) <= 40 }, "\(cut.output)")
+      #expect(lines.contains { $0.hasPrefix("k ") && $0.hasSuffix("…") }, "\(cut.output)")
+      #expect(!cut.output.contains("END"))
+      let whole = try await runOnTerminal([dir + "/app.json", "--no-truncate"], columns: 40)
+      #expect(whole.output.contains(long), "\(whole.output)")
+      // With no size on the terminal, $COLUMNS says the width.
+      let byVariable = try await runOnTerminal(
+        [dir + "/app.json"], columns: 0, environment: ["COLUMNS": "30"])
+      #expect(
+        byVariable.output.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 30 },
+        "\(byVariable.output)")
+      #expect(byVariable.output.contains("…"))
+    }
+  }
+
+  /// Runs `config-dump` with its stdout and stderr on a pseudo-terminal `columns` wide (0: no size set).
+  private func runOnTerminal(_ arguments: [String], columns: UInt16, environment: [String: String] = [:])
+    async throws -> (status: Int32, output: String)
+  {
+    // posix_openpt, unlockpt and ptsname, as Linux does them (Glibc's module does not export them).
+    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    try #require(master >= 0)
+    defer { close(master) }
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    try #require(ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0)
+    try #require(ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0)
+    let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+    try #require(slave >= 0)
+    var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+    let pid: pid_t
+    do {
+      pid = try Spawn.start(
+        configDumpPath, arguments, environment: Spawn.defaultEnvironment.merging(environment) { a, _ in a },
+        output: slave, errors: slave)
+    } catch {
+      close(slave)
+      throw error
+    }
+    close(slave)
+    // Read until the terminal closes (every copy of the slave gone: EIO), with a deadline.
+    let output = await onOwnThread { () -> String in
+      var bytes: [UInt8] = []
+      let deadline = Date().addingTimeInterval(120)
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while Date() < deadline {
+        var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 200) >= 0 else { break }
+        if poller.revents == 0 { continue }
+        let count = read(master, &chunk, chunk.count)
+        if count <= 0 { break }
+        bytes += chunk[..<count]
+      }
+      return String(decoding: bytes, as: UTF8.self).replacing("\r\n", with: "\n")
+    }
+    // The child is done writing (or the deadline passed): make sure it ends, then reap it.
+    var status: Int32 = 0
+    if waitpid(pid, &status, WNOHANG) == 0 {
+      let ended = await waitUntil(within: 30) { waitpid(pid, &status, WNOHANG) == pid }
+      if !ended {
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+      }
+    }
+    return ((status >> 8) & 0xFF, output)
+  }
+}
