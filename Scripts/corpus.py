@@ -106,6 +106,34 @@ def compare_ini(path, ours):
     return compared, problems
 
 
+def normalize(tree):
+    """A tree as Strata's JSON dump writes it: data as base64, dates as ISO 8601 UTC whole seconds."""
+    import base64, datetime
+    def plain(v):
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [plain(x) for x in v]
+        if isinstance(v, bytes):
+            return base64.b64encode(v).decode()
+        if isinstance(v, datetime.datetime):
+            return v.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
+        return v
+    return json.loads(json.dumps(plain(tree), sort_keys=True))
+
+
+def differences(a, b, path=""):
+    """(path, ours, theirs) for each leaf that differs."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            out += differences(a.get(k, "<absent>"), b.get(k, "<absent>"), f"{path}.{k}" if path else k)
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [(path, a, b)]
+
+
 def compare(target):
     stats = {}
     report = []
@@ -133,7 +161,7 @@ def compare(target):
             else:
                 theirs = list(configparser_entries(path))
         except Exception as e:  # noqa: BLE001 - any failure of Python's reader counts as a refusal
-            theirs, python_error = None, f"{type(e).__name__}: {str(e).splitlines()[0][:100]}"
+            theirs, python_error = None, f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:100]}"
         if ours is None:
             s["refused"] += 1
             report.append(f"REFUSED {path}: {error}" + ("" if theirs is not None else f" (Python too: {python_error})"))
@@ -152,8 +180,8 @@ def compare(target):
                 report.append(f"SKIPPED {path}: top level is not an object")
                 continue
             compared = len(leaves(theirs))
-            normalize = lambda t: json.loads(json.dumps(t, default=str, sort_keys=True))
-            problems = [] if normalize(ours) == normalize(theirs) else ["trees differ"]
+            problems = [] if normalize(ours) == normalize(theirs) else [
+                f"{k}: Strata {a!r}, Python {b!r}" for k, a, b in differences(normalize(ours), normalize(theirs))]
         s["values"] += compared
         if problems:
             s["differ"] += 1

@@ -94,7 +94,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
     case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
-    case .date(let d): d.formatted(.iso8601)
+    case .date(let d): ISODateText.format(d)
     case .data(let d): "<\(d.count) bytes>"
     case .array(let a): "[\(a.map(\.description).joined(separator: ", "))]"
     case .table(let t): "{\(t.map { "\($0.key): \($0.value)" }.joined(separator: ", "))}"

@@ -108,7 +108,7 @@ enum ScalarConversion {
     case .string(let text):
       let trimmed = String(DurationText.trimmed(text))
       // The default ISO 8601 style also reads fractional seconds and numeric offsets.
-      if let date = try? Date(trimmed, strategy: .iso8601) { return date }
+      if let date = ISODateText.parse(trimmed) { return date }
       throw mismatch(node, site)
     default:
       throw mismatch(node, site)
@@ -199,7 +199,7 @@ enum ScalarConversion {
     case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
-    case .date(let d): "a date (\(d.formatted(.iso8601)))"
+    case .date(let d): "a date (\(ISODateText.format(d)))"
     case .data(let d): "data (\(d.count) bytes)"
     case .array: "an array"
     case .table: "a table"

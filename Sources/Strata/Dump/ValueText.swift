@@ -11,7 +11,7 @@ enum ValueText {
     case .unsignedInteger(let u): String(u)
     case .double(let d): String(d)
     case .bool(let b): b ? "true" : "false"
-    case .date(let d): d.formatted(.iso8601)
+    case .date(let d): ISODateText.format(d)
     case .data(let d): d.base64EncodedString()
     case .array(let items): "[" + items.map(plain).joined(separator: ", ") + "]"
     case .table(let t):

@@ -17,7 +17,8 @@ public enum Formats {
   /// Every extension that selects some format.
   public static var allExtensions: [String] { all.flatMap { type(of: $0).fileExtensions } }
 
-  /// Reads and parses a file, choosing the format by extension unless one is given.
+  /// Reads and parses a file, choosing the format by extension unless one is given. A file that is empty
+  /// or holds only blanks and line breaks is an empty document in every format, as in a layer.
   /// - Parameters:
   ///   - path: the path as reported in origins (before `options.resolvePath`).
   ///   - options: limits; the file is read from `options.resolvePath(path)`.
@@ -32,6 +33,9 @@ public enum Formats {
     guard
       let bytes = try FileReader.read(options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
     else { return nil }
+    if FileLayer.isBlank(bytes) {  // as a layer reads it: empty in every format
+      return Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
+    }
     return try format.parse(bytes, path: path, options: options)
   }
 

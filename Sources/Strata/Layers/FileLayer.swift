@@ -56,8 +56,19 @@ public struct FileLayer: Layer {
   public func load(_ context: LoadContext) -> LayerContents {
     var contents = LayerContents(paths: files)
     for file in files {
-      if requiresFiles, FileSystem.entry(at: context.options.resolvePath(file)) == .missing {
+      let resolved = context.options.resolvePath(file)
+      if requiresFiles, FileSystem.entry(at: resolved) == .missing {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
+        continue
+      }
+      if requiresFiles, FileSystem.entry(at: resolved) == .symlink, FileReader.kind(at: resolved) == nil {
+        // Named explicitly, a link to nothing is as missing as a missing file.
+        let target = FileSystem.symlinkTarget(resolved) ?? "?"
+        contents.diagnostics.append(
+          Diagnostic(
+            .error,
+            StrataError(
+              .notFound, "no such file: a symbolic link to \(target), which does not exist", path: file)))
         continue
       }
       loadChecked(file, format: format, into: &contents, context: context)

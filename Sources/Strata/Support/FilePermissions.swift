@@ -7,6 +7,10 @@ enum FilePermissions {
   static func problem(withSystemFile resolvedPath: String, reportedAs path: String) -> StrataError? {
     var info = stat()
     guard stat(resolvedPath, &info) == 0 else { return nil }
+    // Only files and directories: reading refuses anything else as "not a regular file", which is the
+    // real problem with a link to /dev/zero (and `chmod o-w` through that link would change the device).
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFREG || type == S_IFDIR else { return nil }
     let mode = info.st_mode & 0o7777
     let what = (info.st_mode & S_IFMT) == S_IFDIR ? "directory" : "file"
     if mode & 0o002 != 0 {

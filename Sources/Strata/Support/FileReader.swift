@@ -5,7 +5,8 @@ import Glibc
 enum FileReader {
   /// Reads a regular file, and nothing else: a FIFO, a socket, a device (a link to `/dev/zero` or
   /// `/dev/urandom`) or a directory at a configuration path is refused, and is never opened in a way
-  /// that could block (a FIFO with no writer would hang a program's start-up for good).
+  /// that could block (a FIFO with no writer would hang a program's start-up for good). `/dev/null`
+  /// reads as an empty file.
   /// - Parameters:
   ///   - path: where to read.
   ///   - reportedAs: the path to name in errors (the path before any root prefix).
@@ -30,6 +31,8 @@ enum FileReader {
       throw StrataError(.unreadable, "cannot stat: \(describe(errno: errno))", path: reportedAs)
     }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
+      // /dev/null is the one exception: a config file linked to it is empty, as systemd masks one.
+      if isDevNull(info) { return [] }
       throw StrataError(.unreadable, "not a regular file: \(describe(mode: info.st_mode))", path: reportedAs)
     }
     if Int(info.st_size) > limit {
@@ -57,6 +60,12 @@ enum FileReader {
       .fileTooLarge,
       "file is larger than the limit of \(limit) bytes (raise it with config-dump --max-file-size or "
         + "ParseOptions.maxFileSize)", path: path)
+  }
+
+  /// Whether stat information describes `/dev/null` (the same character device).
+  static func isDevNull(_ info: stat) -> Bool {
+    var null = stat()
+    return (info.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev
   }
 
   /// What is at `path` (following links), in words, or `nil` when nothing is.

@@ -104,7 +104,7 @@ struct INISerializer {
     case .unsignedInteger(let u): String(u)
     case .double(let d): d.description
     case .bool(let b): b ? "true" : "false"
-    case .date(let d): d.formatted(.iso8601)
+    case .date(let d): ISODateText.format(d)
     case .data(let d): d.base64EncodedString()
     case .array, .table: ""
     }

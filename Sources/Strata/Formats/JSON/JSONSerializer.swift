@@ -36,7 +36,7 @@ struct JSONSerializer {
     case .unsignedInteger(let number): output.append(contentsOf: String(number).utf8)
     case .double(let number): try writeDouble(number, origin: value.origin)
     case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-    case .date(let date): writeString(date.formatted(.iso8601))
+    case .date(let date): writeString(ISODateText.format(date))
     case .data(let data): writeString(data.base64EncodedString())
     case .array(let elements):
       guard !elements.isEmpty else { return output.append(contentsOf: "[]".utf8) }
