@@ -9,6 +9,7 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
   override class var section: String { "queue" }
   @Setting var priority = OutputPriority.normal
   @Setting(traits: .secret) var level = OutputLogLevel.info
+  @Setting var fallbackLevel: OutputLogLevel? = nil
 }
 
 /// Empty tables under `--key`, enums of numbers in the schema, and `--format env` without a prefix.
@@ -48,13 +49,20 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
           == .array([1, 5, 9].map { SettingValue(.integer($0), origin: .codeDefault) }))
       try write(
         String(decoding: try JSONFormat().serialize(exported), as: UTF8.self), to: dir + "/schema.json")
+      let optional = exported.value(atComponents: [
+        "properties", "queue", "properties", "fallbackLevel", "enum",
+      ])
+      #expect(
+        optional?.kind
+          == .array(
+            ["debug", "info", "warning", "error"].map { SettingValue(.string($0), origin: .codeDefault) }))
       // Read back, the schema keeps the cases.
       let reread = try SettingsSchema(
         jsonSchema: try parse(String(contentsOfFile: dir + "/schema.json", encoding: .utf8), as: JSONFormat())
           .root)
       #expect(reread.entries.first { $0.key == "queue.priority" }?.allowedValues == ["1", "5", "9"])
 
-      try write("[queue]\npriority = 3\nlevel = s3cr3t-level\n", to: dir + "/app.ini")
+      try write("[queue]\npriority = 3\nlevel = s3cr3t-level\nfallbackLevel = loud\n", to: dir + "/app.ini")
       let check = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(check.status == 1)
       #expect(
@@ -67,7 +75,12 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
           "\(dir)/app.ini:3:9: error: expected one of debug, info, warning, error for queue.level"),
         "\(check.output)")
       #expect(!check.output.contains("s3cr3t"), "\(check.output)")
-      try write("[queue]\npriority = 9\nlevel = error\n", to: dir + "/app.ini")
+      #expect(
+        check.output.contains(
+          "\(dir)/app.ini:4:17: error: expected one of debug, info, warning, error for queue.fallbackLevel, found \"loud\""
+        ),
+        "\(check.output)")
+      try write("[queue]\npriority = 9\nlevel = error\nfallbackLevel = debug\n", to: dir + "/app.ini")
       let good = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(good.status == 0, "\(good.output)")
       withExtendedLifetime(settings) {}
