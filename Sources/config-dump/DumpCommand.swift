@@ -68,6 +68,7 @@ struct DumpCommand {
       format: arguments.format, showOrigin: arguments.showOrigin, showShadowed: arguments.showShadowed,
       environmentPrefix: environmentPrefix)
     options.showSecrets = arguments.showSecrets
+    for warning in unshownOptions() { errors(warning) }
     if !arguments.noTruncate && isatty(STDOUT_FILENO) == 1 { options.maxWidth = terminalWidth() }
     do {
       if let key = arguments.key {
@@ -136,6 +137,22 @@ struct DumpCommand {
       }
     }
     running.cancel()
+  }
+
+  /// A warning for each option the chosen format cannot show, so that nothing is dropped silently.
+  func unshownOptions() -> [String] {
+    var warnings: [String] = []
+    if arguments.showOrigin && arguments.format == .plist {
+      warnings.append(
+        "config-dump: warning: --show-origin: the plist format has no place for origins; they are left out "
+          + "(table, json, ini and env show them)\n")
+    }
+    if arguments.showShadowed && [.ini, .plist, .env].contains(arguments.format) {
+      warnings.append(
+        "config-dump: warning: --show-shadowed: the \(arguments.format.rawValue) format shows effective values "
+          + "only (table and json show the values they hide)\n")
+    }
+    return warnings
   }
 
   /// `config-dump: nothing found …`, with the places looked at for `--app`.

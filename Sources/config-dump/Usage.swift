@@ -39,7 +39,9 @@ let usage = """
   Output:
     --format F            table (default), json, ini, plist, or env (export lines for a shell)
     --show-origin         show where each value came from: file:line:column, env:NAME, default
-    --show-shadowed       also show the lower-layer values each key hides
+                          (ini and env: as comments; plist: left out, with a warning)
+    --show-shadowed       also show the lower-layer values each key hides (table and json; other
+                          formats leave them out, with a warning)
     --no-truncate         print long values whole (on a terminal, the table cuts them with … to fit
                           its width; piped output is never cut)
     --key KEY             print only KEY (a dotted path such as server.port); a table prints as a

@@ -101,3 +101,28 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
     }
   }
 }
+
+/// Options a format cannot show are named on stderr, not dropped silently.
+@Suite struct UnshownOptionTests {
+  @Test func formatsThatCannotShowAnOptionSaySo() throws {
+    try withTemporaryDirectory { dir in
+      try write(#"{"a": 1}"#, to: dir + "/app.json")
+      let file = dir + "/app.json"
+      let plist = try runConfigDump([file, "--format", "plist", "--show-origin"])
+      #expect(plist.status == 0 && plist.output.contains("<key>a</key>"))
+      #expect(plist.errors.contains("warning: --show-origin: the plist format has no place for origins"))
+      for format in ["ini", "plist", "env"] {
+        let run = try runConfigDump([file, "--format", format, "--show-shadowed", "--env-prefix", "APP"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(
+          run.errors.contains("warning: --show-shadowed: the \(format) format shows effective values only"))
+      }
+      for (format, extra) in [
+        ("table", "--show-shadowed"), ("json", "--show-shadowed"), ("ini", "--show-origin"),
+      ] {
+        let run = try runConfigDump([file, "--format", format, extra, "--show-origin"])
+        #expect(run.status == 0 && run.errors.isEmpty, "\(format) \(extra): \(run.errors)")
+      }
+    }
+  }
+}
