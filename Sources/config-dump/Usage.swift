@@ -45,7 +45,8 @@ let usage = """
     --no-truncate         print long values whole (on a terminal, the table cuts them with … to fit
                           its width; piped output is never cut)
     --key KEY             print only KEY (a dotted path such as server.port); a table prints as a
-                          subtree
+                          subtree; with --show-shadowed, a value is followed by one
+                          "  shadows VALUE<TAB>ORIGIN" line per value it hides
     --watch               after the dump, keep running and print one JSON line per change
                           {"generation":…, "key":…, "old":…, "new":…, "origin":…} and one per
                           error {"error":…, "path":…, "line":…, "column":…}; secrets redacted;

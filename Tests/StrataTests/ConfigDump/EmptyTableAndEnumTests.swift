@@ -126,3 +126,23 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
     }
   }
 }
+
+/// `--key` of a leaf with `--show-shadowed` lists what it hides, secrets redacted.
+@Suite struct KeyShadowedTests {
+  @Test func aLeafKeyListsTheValuesItHides() throws {
+    try withTemporaryDirectory { dir in
+      try write(#"{"port": 1, "db": {"password": "low-pw-1"}}"#, to: dir + "/low.json")
+      try write(#"{"port": 2, "db": {"password": "high-pw-2"}}"#, to: dir + "/high.json")
+      let files = [dir + "/low.json", dir + "/high.json"]
+      let plain = try runConfigDump(files + ["--key", "port"])
+      #expect(plain.output == "2\n")
+      let shadowed = try runConfigDump(files + ["--key", "port", "--show-shadowed"])
+      #expect(shadowed.output == "2\n  shadows 1\t\(dir)/low.json:1:10\n", "\(shadowed.output)")
+      let secret = try runConfigDump(files + ["--key", "db.password", "--show-shadowed", "--show-origin"])
+      #expect(
+        secret.output
+          == "<redacted>\t\(dir)/high.json:1:32\n  shadows <redacted>\t\(dir)/low.json:1:32\n",
+        "\(secret.output)")
+    }
+  }
+}
