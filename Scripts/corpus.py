@@ -39,7 +39,8 @@ def strata(path, fmt=None):
     if fmt:
         args += ["--input-format", fmt]
     run = subprocess.run(args, capture_output=True, text=True)
-    errors = [l for l in run.stderr.splitlines() if ": error: " in l or l.startswith("config-dump:")]
+    errors = [l for l in run.stderr.splitlines()
+              if ": error: " in l or (l.startswith("config-dump:") and "no keys found" not in l)]
     if run.returncode != 0 or errors:
         return None, (errors or [run.stderr.strip()])[0]
     return json.loads(run.stdout or "{}"), None
@@ -91,7 +92,9 @@ def compare_ini(path, ours):
         if value is not None and (value.startswith(('"', "'")) or "\\\n" in value):
             continue
         expected = "true" if value is None else value
-        names = (section_names(section) if section else ()) + tuple(p.strip() for p in key.split("."))
+        # A flag's name is taken literally (Strata does not split it at dots).
+        keyparts = (key.strip(),) if value is None else tuple(p.strip() for p in key.split("."))
+        names = (section_names(section) if section else ()) + keyparts
         actual = flat.get(names)
         if actual is None:
             actual = joined.get(".".join(names))
@@ -121,7 +124,7 @@ def compare(target):
         s = stats.setdefault(kind, {"files": 0, "loaded": 0, "refused": 0, "python refused": 0,
                                     "both": 0, "agree": 0, "differ": 0, "values": 0})
         s["files"] += 1
-        ours, error = strata(path)
+        ours, error = strata(path, "ini" if lower.endswith(".local") else None)
         try:
             if kind == "json":
                 theirs = json.load(open(path, encoding="utf-8"))

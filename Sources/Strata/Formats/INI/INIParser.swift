@@ -180,7 +180,15 @@ struct INIFileParser {
         break scan
       case INIByte.doubleQuote where atPartStart:
         isPlain = false
-        p = try skipQuotedName(p, end)
+        do {
+          p = try skipQuotedName(p, end)
+        } catch {
+          // A quote that never closes on a line with no `=` or `:` is part of a flag's name, taken
+          // literally (systemd's tmpfiles lines); before a delimiter it is a broken quoted key.
+          let rest = UnsafeBufferPointer(rebasing: bytes[p..<end])
+          guard rest.contains(INIByte.equals) || rest.contains(INIByte.colon) else { break scan }
+          throw error
+        }
         atPartStart = false
         continue
       case INIByte.dot:

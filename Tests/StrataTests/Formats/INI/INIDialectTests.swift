@@ -141,6 +141,14 @@ import Testing
     #expect(iniPosition(doc, "b") == "5:5")
   }
 
+  @Test func aFlagMayHoldAQuoteThatNeverCloses() throws {
+    // systemd's tmpfiles.d lines read as flags; a broken quoted key before `=` is still an error.
+    let line = #"F! /run/nologin 0644 - - - "System is booting up. See pam_nologin(8).""#
+    let doc = try parse(line + "\n", as: ini)
+    #expect(doc.root.table?[line]?.kind == .string("true"))
+    #expect(parseError("\"abc = 1\n", as: ini)?.message.contains("expected '\"' to close the name") == true)
+  }
+
   @Test func quotedValuesDoNotContinueByIndentation() throws {
     let doc = try parse("  a = \"x\"\n  b = 2\n", as: ini)
     #expect(iniString(doc, "a") == "x")
