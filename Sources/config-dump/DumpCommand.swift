@@ -175,11 +175,12 @@ struct DumpCommand {
     return environment["COLUMNS"].flatMap(Int.init)
   }
 
-  /// The keys to redact: a schema's secret settings; without a schema, the keys whose names say they
-  /// are secret (see ``SecretNames``).
+  /// The keys to redact: a schema's secret settings, and the keys no schema declares whose names say
+  /// they are secret (see ``SecretNames``): without a schema every key, with one its unknown keys (a
+  /// `db.password` the schema does not know is still hidden).
   func secretKeys(of snapshot: Snapshot, schema: SettingsSchema?) -> Set<String> {
-    if let schema { return schema.secretKeys }
-    return Set(snapshot.keys.filter { SecretNames.isSecret(key: $0) })
+    let named = snapshot.keys.filter { SecretNames.isSecret(key: $0) && schema?.declares($0) != true }
+    return Set(named).union(schema?.secretKeys ?? [])
   }
 
   /// The schema named by `--schema`, if any.

@@ -29,8 +29,8 @@ let usage = """
                           converted to their declared types (a value that does not convert falls
                           back to the next lower layer), unset keys show their defaults, secrets are
                           redacted, and --check reports unknown keys with a "did you mean"
-    --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; without
-                          --schema, keys whose last name has a word password, passwd, pwd,
+    --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; keys no
+                          schema declares whose last name has a word password, passwd, pwd,
                           passphrase, secret(s), token, credential(s), api/private/secret/access/
                           signing/encryption/master key, or ends in auth (words split at camelCase,
                           _, -, .: db_password, apiKey, basicAuth; not keyboard, tokenizer,
