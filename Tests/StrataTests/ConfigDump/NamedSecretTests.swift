@@ -59,7 +59,7 @@ import Testing
   @Test func aStringThatStartsWithAQuoteIsQuotedAndOthersAreShownAsTheyAre() throws {
     try withTemporaryDirectory { dir in
       try write(
-        #"{"a": "\"hi\" she said", "b": "say \"hi\"", "c": "back\\slash ", "d\nx": "v"}"#,
+        #"{"a": "\"hi\" she said", "b": "say \"hi\"", "c": "back\\slash ", "d\nx": "v", "e": ["", " a", "b"]}"#,
         to: dir + "/app.json")
       let run = try runConfigDump([dir + "/app.json"])
       #expect(run.status == 0, "\(run.errors)")
@@ -69,7 +69,8 @@ import Testing
       #expect(lines.contains { $0.hasPrefix("c ") && $0.hasSuffix(#""back\\slash ""#) }, "\(run.output)")
       // A key holding a newline stays on its row.
       #expect(lines.contains { $0.hasPrefix(#"d\nx "#) && $0.hasSuffix("v") }, "\(run.output)")
-      #expect(lines.count == 5)
+      #expect(lines.contains { $0.hasPrefix("e ") && $0.hasSuffix(#"["", " a", b]"#) }, "\(run.output)")
+      #expect(lines.count == 6)
     }
   }
 
