@@ -44,8 +44,9 @@ struct DumpCommand {
     let diagnostics = snapshot.diagnostics
     if arguments.check {
       for diagnostic in diagnostics { output("\(diagnostic)\n") }
-      let errorCount = diagnostics.filter { $0.severity == .error }.count
-      let warningCount = diagnostics.filter { $0.severity == .warning }.count
+      // A summary of a file's diagnostics left out counts for all of them.
+      let errorCount = diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.occurrences }
+      let warningCount = diagnostics.filter { $0.severity == .warning }.reduce(0) { $0 + $1.occurrences }
       let skippedCount = diagnostics.filter { $0.severity == .note && $0.error.code == .skipped }.count
       let files = Set(
         snapshot.sources.compactMap { $0.document.root.origin.path ?? Optional($0.document.path) }

@@ -25,7 +25,7 @@ public struct INIFormat: ConfigFormat {
     let session = INIParseSession(path: path, options: options)
     try session.parseFile(bytes, path: path)
     return Document(
-      path: path, root: session.tree.root.build(), diagnostics: session.tree.diagnostics,
+      path: path, root: session.tree.root.build(), diagnostics: session.tree.diagnostics.all,
       includedFiles: session.includedFiles)
   }
 

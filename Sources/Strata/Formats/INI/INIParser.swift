@@ -71,6 +71,13 @@ struct INIFileParser {
         .invalidUTF8, "invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))", path: path,
         line: badLine, column: badColumn)
     }
+    // A NUL byte is valid UTF-8 but never text (`/proc/self/environ` named as a file is all NULs).
+    if !bytes.isEmpty, let found = memchr(bytes.baseAddress!, 0, bytes.count) {
+      let offset = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - bytes.baseAddress!
+      let (nulLine, nulColumn) = INIUTF8.position(of: offset, in: bytes, start: pos)
+      throw StrataError(
+        .syntax, "a NUL byte (\\0): this is not a text file", path: path, line: nulLine, column: nulColumn)
+    }
     let count = bytes.count
     while pos < count {
       line += 1

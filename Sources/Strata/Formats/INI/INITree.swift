@@ -178,7 +178,7 @@ final class INITable {
 final class INITreeBuilder {
   let root: INITable
   let maxDepth: Int
-  var diagnostics: [Diagnostic] = []
+  var diagnostics = CappedDiagnostics()
 
   init(rootOrigin: Origin, maxDepth: Int) {
     root = INITable(origin: rootOrigin)

@@ -33,7 +33,7 @@ struct JSONParser {
   var line = 1
   /// The offset of the first byte of the current line; columns are counted from it.
   var lineStart = 0
-  var diagnostics: [Diagnostic] = []
+  var diagnostics = CappedDiagnostics()
 
   /// The 1-based column of `pos`, in UTF-8 bytes.
   var column: Int { pos - lineStart + 1 }
@@ -66,7 +66,7 @@ struct JSONParser {
       let value = try parser.parseTop(requireObject: requireObject)
       // Tables report duplicates as they close, innermost first; readers expect file order.
       parser.diagnostics.sort { ($0.error.line, $0.error.column) < ($1.error.line, $1.error.column) }
-      return Result(value: value, diagnostics: parser.diagnostics)
+      return Result(value: value, diagnostics: parser.diagnostics.all)
     }
   }
 

@@ -28,7 +28,7 @@ struct BinaryPropertyListParser {
   private static let unseen: Int32 = -1
   private static let onPath: Int32 = -2
   /// Warnings found while parsing (duplicate keys).
-  private(set) var diagnostics: [Diagnostic] = []
+  private(set) var diagnostics = CappedDiagnostics()
 
   /// An open array or dict.
   private struct Frame {

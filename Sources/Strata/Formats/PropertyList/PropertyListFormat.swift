@@ -50,11 +50,11 @@ public struct PropertyListFormat: ConfigFormat {
         var parser = BinaryPropertyListParser(
           bytes: buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues)
         root = try parser.parse()
-        diagnostics = parser.diagnostics
+        diagnostics = parser.diagnostics.all
       } else {
         var parser = XMLPropertyListParser(bytes: buffer, path: path, maxDepth: options.maxDepth)
         root = try parser.parse()
-        diagnostics = parser.diagnostics
+        diagnostics = parser.diagnostics.all
       }
       guard root.isTable else {
         var (line, column) = (0, 0)

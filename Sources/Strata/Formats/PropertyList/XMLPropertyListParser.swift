@@ -11,7 +11,7 @@ struct XMLPropertyListParser {
   var index = 0
   var lines = LineCounter()
   /// Warnings found while parsing (duplicate keys).
-  private(set) var diagnostics: [Diagnostic] = []
+  private(set) var diagnostics = CappedDiagnostics()
 
   /// An open container, with what it has collected so far.
   fileprivate struct Frame {

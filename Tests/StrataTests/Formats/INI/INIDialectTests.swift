@@ -141,6 +141,12 @@ import Testing
     #expect(iniPosition(doc, "b") == "5:5")
   }
 
+  @Test func aNULByteIsRefusedWithItsPosition() {
+    let error = parseError("a = 1\nb = x\u{0}y\n", as: ini)
+    #expect(error.map { "\($0.code) \($0.line):\($0.column)" } == "syntax 2:6")
+    #expect(error?.message.contains("NUL byte") == true)
+  }
+
   @Test func aFlagMayHoldAQuoteThatNeverCloses() throws {
     // systemd's tmpfiles.d lines read as flags; a broken quoted key before `=` is still an error.
     let line = #"F! /run/nologin 0644 - - - "System is booting up. See pam_nologin(8).""#
