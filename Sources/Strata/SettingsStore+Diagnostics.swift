@@ -43,8 +43,14 @@ extension SettingsStore {
     return SettingsSchema(
       entries: boxes.map { box in
         let defaultValue = box.defaultSettingValue
+        // An optional enum without a default is typed by its first case.
+        let typeHint =
+          defaultValue
+          ?? box.allowedValues?.first.map {
+            SettingValue(Int($0).map { .integer($0) } ?? .string($0), origin: .codeDefault)
+          }
         return SettingsSchema.Entry(
-          key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: defaultValue),
+          key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: typeHint),
           typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
           validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues)
       })

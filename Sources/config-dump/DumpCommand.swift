@@ -69,6 +69,7 @@ struct DumpCommand {
       format: arguments.format, showOrigin: arguments.showOrigin, showShadowed: arguments.showShadowed,
       environmentPrefix: environmentPrefix)
     options.showSecrets = arguments.showSecrets
+    for warning in unshownOptions() { errors(warning) }
     if !arguments.noTruncate && isatty(STDOUT_FILENO) == 1 { options.maxWidth = terminalWidth() }
     do {
       if let key = arguments.key {
@@ -139,6 +140,22 @@ struct DumpCommand {
     running.cancel()
   }
 
+  /// A warning for each option the chosen format cannot show, so that nothing is dropped silently.
+  func unshownOptions() -> [String] {
+    var warnings: [String] = []
+    if arguments.showOrigin && arguments.format == .plist {
+      warnings.append(
+        "config-dump: warning: --show-origin: the plist format has no place for origins; they are left out "
+          + "(table, json, ini and env show them)\n")
+    }
+    if arguments.showShadowed && [.ini, .plist, .env].contains(arguments.format) {
+      warnings.append(
+        "config-dump: warning: --show-shadowed: the \(arguments.format.rawValue) format shows effective values "
+          + "only (table and json show the values they hide)\n")
+    }
+    return warnings
+  }
+
   /// `config-dump: nothing found …`, with the places looked at for `--app`.
   func nothingFound() -> String {
     guard let app = arguments.app else { return "config-dump: no keys found\n" }
@@ -159,11 +176,12 @@ struct DumpCommand {
     return environment["COLUMNS"].flatMap(Int.init)
   }
 
-  /// The keys to redact: a schema's secret settings; without a schema, the keys whose names say they
-  /// are secret (see ``SecretNames``).
+  /// The keys to redact: a schema's secret settings, and the keys no schema declares whose names say
+  /// they are secret (see ``SecretNames``): without a schema every key, with one its unknown keys (a
+  /// `db.password` the schema does not know is still hidden).
   func secretKeys(of snapshot: Snapshot, schema: SettingsSchema?) -> Set<String> {
-    if let schema { return schema.secretKeys }
-    return Set(snapshot.keys.filter { SecretNames.isSecret(key: $0) })
+    let named = snapshot.keys.filter { SecretNames.isSecret(key: $0) && schema?.declares($0) != true }
+    return Set(named).union(schema?.secretKeys ?? [])
   }
 
   /// The schema named by `--schema`, if any.

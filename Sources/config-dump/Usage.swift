@@ -29,8 +29,8 @@ let usage = """
                           converted to their declared types (a value that does not convert falls
                           back to the next lower layer), unset keys show their defaults, secrets are
                           redacted, and --check reports unknown keys with a "did you mean"
-    --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; without
-                          --schema, keys whose last name has a word password, passwd, pwd,
+    --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; keys no
+                          schema declares whose last name has a word password, passwd, pwd,
                           passphrase, secret(s), token, credential(s), api/private/secret/access/
                           signing/encryption/master key, or ends in auth (words split at camelCase,
                           _, -, .: db_password, apiKey, basicAuth; not keyboard, tokenizer,
@@ -39,11 +39,14 @@ let usage = """
   Output:
     --format F            table (default), json, ini, plist, or env (export lines for a shell)
     --show-origin         show where each value came from: file:line:column, env:NAME, default
-    --show-shadowed       also show the lower-layer values each key hides
+                          (ini and env: as comments; plist: left out, with a warning)
+    --show-shadowed       also show the lower-layer values each key hides (table and json; other
+                          formats leave them out, with a warning)
     --no-truncate         print long values whole (on a terminal, the table cuts them with … to fit
                           its width; piped output is never cut)
     --key KEY             print only KEY (a dotted path such as server.port); a table prints as a
-                          subtree
+                          subtree; with --show-shadowed, a value is followed by one
+                          "  shadows VALUE<TAB>ORIGIN" line per value it hides
     --watch               after the dump, keep running and print one JSON line per change
                           {"generation":…, "key":…, "old":…, "new":…, "origin":…} and one per
                           error {"error":…, "path":…, "line":…, "column":…}; secrets redacted;

@@ -55,8 +55,10 @@ enum CodingSupport {
     return key.isEmpty ? "the root value" : key
   }
 
-  /// The raw values of a `CaseIterable` enum, for "one of" hints; `nil` for other types.
+  /// The raw values of a `CaseIterable` enum (or an optional one), for "one of" hints; `nil` for other
+  /// types.
   static func caseNames(_ type: Any.Type) -> [String]? {
+    if let optional = type as? any OptionalPayload.Type { return caseNames(optional.payloadType) }
     guard let iterable = type as? any CaseIterable.Type else { return nil }
     return rawValues(of: iterable)
   }
@@ -98,3 +100,12 @@ struct NameKey: CodingKey {
 protocol StringKeyedDictionary {}
 
 extension Dictionary: StringKeyedDictionary where Key == String {}
+
+/// `Optional`'s payload type, so that an optional enum's cases can be listed.
+protocol OptionalPayload {
+  static var payloadType: Any.Type { get }
+}
+
+extension Optional: OptionalPayload {
+  static var payloadType: Any.Type { Wrapped.self }
+}

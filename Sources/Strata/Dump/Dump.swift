@@ -43,7 +43,12 @@ public enum Dump {
     default:
       var line = ValueText.plain(node)
       if options.showOrigin { line += "\t" + node.origin.description }
-      return line + "\n"
+      line += "\n"
+      // With --show-shadowed, the hidden values follow, one a line, as the table shows them.
+      for hidden in options.showShadowed ? entry?.shadowed ?? [] : [] {
+        line += "  shadows \(ValueText.plain(hidden.value))\t\(hidden.value.origin)\n"
+      }
+      return line
     }
   }
 

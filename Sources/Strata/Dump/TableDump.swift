@@ -3,7 +3,8 @@
 /// Columns align by display width (a CJK character takes two columns). A string that is empty, starts
 /// or ends with blanks, or starts with `"` is shown in double quotes (`""`, `"  x "`, `"\"hi\""`, with
 /// `"` and `\` inside escaped), so that it can be seen and is not mistaken for a quoted one; other
-/// strings are shown as they are (`say "hi"`). Control characters in keys and values are escaped. With
+/// strings are shown as they are (`say "hi"`), in arrays too. Control characters in keys and values are
+/// escaped. With
 /// ``DumpOptions/maxWidth``, values are cut with `…` so that each row fits.
 enum TableDump {
   static func render(_ entries: [Snapshot.Entry], options: DumpOptions) -> String {
@@ -47,6 +48,8 @@ enum TableDump {
 
   /// A value as a cell: quoted when a string's blanks would otherwise be invisible.
   static func shown(_ value: SettingValue) -> String {
+    // Items of an array follow the same rule: `["", " a", b]`.
+    if case .array(let items) = value.kind { return "[" + items.map(shown).joined(separator: ", ") + "]" }
     guard case .string(let text) = value.kind,
       text.isEmpty || text.first!.isWhitespace || text.last!.isWhitespace || text.first == "\""
     else { return ValueText.plain(value) }

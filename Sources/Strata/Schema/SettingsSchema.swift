@@ -97,7 +97,7 @@ public struct SettingsSchema: Sendable {
         if case .codeDefault = value.origin { return }
         var message = "unknown key '\(key)'"
         if let match = Suggestions.closest(to: key, in: declared) { message += " (did you mean '\(match)'?)" }
-        let origin = positions.origin(ofKey: SettingKey.lastName(of: key), valueOrigin: value.origin)
+        let origin = positions.origin(ofKey: SettingKey.names(in: key), valueOrigin: value.origin)
         diagnostics.append(Diagnostic(.warning, located(StrataError(.unknownKey, message), origin)))
       }
     }

@@ -9,6 +9,7 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
   override class var section: String { "queue" }
   @Setting var priority = OutputPriority.normal
   @Setting(traits: .secret) var level = OutputLogLevel.info
+  @Setting var fallbackLevel: OutputLogLevel? = nil
 }
 
 /// Empty tables under `--key`, enums of numbers in the schema, and `--format env` without a prefix.
@@ -48,13 +49,20 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
           == .array([1, 5, 9].map { SettingValue(.integer($0), origin: .codeDefault) }))
       try write(
         String(decoding: try JSONFormat().serialize(exported), as: UTF8.self), to: dir + "/schema.json")
+      let optional = exported.value(atComponents: [
+        "properties", "queue", "properties", "fallbackLevel", "enum",
+      ])
+      #expect(
+        optional?.kind
+          == .array(
+            ["debug", "info", "warning", "error"].map { SettingValue(.string($0), origin: .codeDefault) }))
       // Read back, the schema keeps the cases.
       let reread = try SettingsSchema(
         jsonSchema: try parse(String(contentsOfFile: dir + "/schema.json", encoding: .utf8), as: JSONFormat())
           .root)
       #expect(reread.entries.first { $0.key == "queue.priority" }?.allowedValues == ["1", "5", "9"])
 
-      try write("[queue]\npriority = 3\nlevel = s3cr3t-level\n", to: dir + "/app.ini")
+      try write("[queue]\npriority = 3\nlevel = s3cr3t-level\nfallbackLevel = loud\n", to: dir + "/app.ini")
       let check = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(check.status == 1)
       #expect(
@@ -67,7 +75,12 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
           "\(dir)/app.ini:3:9: error: expected one of debug, info, warning, error for queue.level"),
         "\(check.output)")
       #expect(!check.output.contains("s3cr3t"), "\(check.output)")
-      try write("[queue]\npriority = 9\nlevel = error\n", to: dir + "/app.ini")
+      #expect(
+        check.output.contains(
+          "\(dir)/app.ini:4:17: error: expected one of debug, info, warning, error for queue.fallbackLevel, found \"loud\""
+        ),
+        "\(check.output)")
+      try write("[queue]\npriority = 9\nlevel = error\nfallbackLevel = debug\n", to: dir + "/app.ini")
       let good = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(good.status == 0, "\(good.output)")
       withExtendedLifetime(settings) {}
@@ -85,6 +98,51 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
       }
       let prefixed = try runConfigDump([dir + "/app.json", "--format", "env", "--env-prefix", "APP"])
       #expect(prefixed.status == 0 && prefixed.output == "export APP_A=1\n", "\(prefixed.output)")
+    }
+  }
+}
+
+/// Options a format cannot show are named on stderr, not dropped silently.
+@Suite struct UnshownOptionTests {
+  @Test func formatsThatCannotShowAnOptionSaySo() throws {
+    try withTemporaryDirectory { dir in
+      try write(#"{"a": 1}"#, to: dir + "/app.json")
+      let file = dir + "/app.json"
+      let plist = try runConfigDump([file, "--format", "plist", "--show-origin"])
+      #expect(plist.status == 0 && plist.output.contains("<key>a</key>"))
+      #expect(plist.errors.contains("warning: --show-origin: the plist format has no place for origins"))
+      for format in ["ini", "plist", "env"] {
+        let run = try runConfigDump([file, "--format", format, "--show-shadowed", "--env-prefix", "APP"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(
+          run.errors.contains("warning: --show-shadowed: the \(format) format shows effective values only"))
+      }
+      for (format, extra) in [
+        ("table", "--show-shadowed"), ("json", "--show-shadowed"), ("ini", "--show-origin"),
+      ] {
+        let run = try runConfigDump([file, "--format", format, extra, "--show-origin"])
+        #expect(run.status == 0 && run.errors.isEmpty, "\(format) \(extra): \(run.errors)")
+      }
+    }
+  }
+}
+
+/// `--key` of a leaf with `--show-shadowed` lists what it hides, secrets redacted.
+@Suite struct KeyShadowedTests {
+  @Test func aLeafKeyListsTheValuesItHides() throws {
+    try withTemporaryDirectory { dir in
+      try write(#"{"port": 1, "db": {"password": "low-pw-1"}}"#, to: dir + "/low.json")
+      try write(#"{"port": 2, "db": {"password": "high-pw-2"}}"#, to: dir + "/high.json")
+      let files = [dir + "/low.json", dir + "/high.json"]
+      let plain = try runConfigDump(files + ["--key", "port"])
+      #expect(plain.output == "2\n")
+      let shadowed = try runConfigDump(files + ["--key", "port", "--show-shadowed"])
+      #expect(shadowed.output == "2\n  shadows 1\t\(dir)/low.json:1:10\n", "\(shadowed.output)")
+      let secret = try runConfigDump(files + ["--key", "db.password", "--show-shadowed", "--show-origin"])
+      #expect(
+        secret.output
+          == "<redacted>\t\(dir)/high.json:1:32\n  shadows <redacted>\t\(dir)/low.json:1:32\n",
+        "\(secret.output)")
     }
   }
 }
