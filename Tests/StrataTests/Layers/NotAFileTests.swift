@@ -19,22 +19,6 @@ import Testing
     return result.withLock { $0 }
   }
 
-  func makeSocket(at path: String) -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    #expect(bound == 0)
-    return fd
-  }
-
   @Test func aFIFOAtTheSystemFileDoesNotHangAStoreAndIsReported() throws {
     try withTemporaryDirectory { root in
       try FileManager.default.createDirectory(atPath: root + "/etc/app", withIntermediateDirectories: true)
@@ -51,7 +35,7 @@ import Testing
   @Test func configDumpRefusesEveryKindOfNonFile() throws {
     try withTemporaryDirectory { dir in
       #expect(mkfifo(dir + "/fifo.ini", 0o644) == 0)
-      let socketFD = makeSocket(at: dir + "/socket.ini")
+      let socketFD = try bindUnixSocket(at: dir + "/socket.ini")
       defer { close(socketFD) }
       try FileManager.default.createSymbolicLink(atPath: dir + "/zero.json", withDestinationPath: "/dev/zero")
       try FileManager.default.createSymbolicLink(

@@ -80,20 +80,8 @@ import Testing
       try FileManager.default.createSymbolicLink(
         atPath: system + "/40-dangling.ini", withDestinationPath: system + "/missing.ini")
       // A unix socket where a drop-in should be.
-      let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      let socketFD = try bindUnixSocket(at: system + "/30-socket.ini")
       defer { close(socketFD) }
-      var address = sockaddr_un()
-      address.sun_family = sa_family_t(AF_UNIX)
-      let socketPath = system + "/30-socket.ini"
-      withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        for (index, byte) in socketPath.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
-      }
-      let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      #expect(bound == 0)
       let snapshot = LayerStack(layers: [
         FileLayer(scope: .vendor, files: [], dropInDirectory: vendor, overridingDropInDirectory: system),
         FileLayer(scope: .system, files: [], dropInDirectory: system),
