@@ -5,13 +5,18 @@ public struct Document: Sendable {
   /// `environment` for sources that are not files.
   public var path: String
   /// The values, always a table at the top.
-  public var root: SettingValue
+  public var root: SettingValue {
+    didSet { environmentIndex = EnvironmentKeyIndex() }
+  }
   /// Warnings found while parsing (duplicate keys, unknown directives). Errors are thrown instead.
   public var diagnostics: [Diagnostic]
   /// Other files this document read (INI `!include` and `!includedir`), in the order read.
   public var includedFiles: [String]
   /// Whether every value of the document is a secret (a Kubernetes Secret volume): redacted in dumps.
   public var isSecret = false
+  /// The generated environment names of the tables variables have walked through, kept while the
+  /// document is (see ``EnvironmentKeyIndex``).
+  var environmentIndex = EnvironmentKeyIndex()
 
   /// Creates a document.
   public init(

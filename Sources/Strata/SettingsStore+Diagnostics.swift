@@ -38,7 +38,7 @@ extension SettingsStore {
   /// The registered settings, described.
   public var schema: SettingsSchema {
     let boxes = state.withLock { state in
-      state.declaredKeys.compactMap { state.registry[$0]?.first }
+      state.declared.keys.compactMap { state.registry[$0]?.first }
     }
     return SettingsSchema(
       entries: boxes.map { box in

@@ -47,8 +47,8 @@ public final class SettingsStore: Sendable {
     /// settings, and a box that nothing references weakly keeps the fast retain/release path that the
     /// cached read depends on.
     var registry: [String: [any AnySettingBox]] = [:]
-    /// Every declared key, in registration order.
-    var declaredKeys: [String] = []
+    /// Every declared key, in registration order, with its environment name.
+    var declared = DeclaredKeys()
     /// The keys of `.secret` settings: snapshots redact them in every text.
     var secretKeys: Set<String> = []
     /// Problems found resolving typed settings, by key, for the current generation.
@@ -112,7 +112,7 @@ public final class SettingsStore: Sendable {
   public var generation: Int { generationCounter.load(ordering: .acquiring) }
 
   /// Every key declared by a registered setting, in registration order.
-  public var declaredKeys: [String] { state.withLock { $0.declaredKeys } }
+  public var declaredKeys: [String] { state.withLock { $0.declared.keys } }
 
   /// Reads every layer again and publishes the result if anything changed.
   public func reload() {
@@ -157,8 +157,8 @@ public final class SettingsStore: Sendable {
   }
 
   /// Rebuilds the snapshot. The layers at the indices in `reloading` (all, for `nil`) are read again;
-  /// the others keep their last contents, except the environment layer, which is always recomputed
-  /// (its known keys may have grown). Loading happens outside the state lock; the new snapshot is
+  /// the others keep their last contents, except layers that read the layers below (the environment),
+  /// which load again whenever something changed (their known keys may have grown). Loading happens outside the state lock; the new snapshot is
   /// published in one step, then settings are told, outside every lock.
   func rebuild(reloading: Set<Int>?) {
     let (previous, published) = rebuildLock.withLock { count in
@@ -173,18 +173,17 @@ public final class SettingsStore: Sendable {
 
   private func load(reloading: Set<Int>?) -> Snapshot? {
     let (previous, declared, runtime, secretKeys) = state.withLock {
-      ($0.contents, $0.declaredKeys, $0.runtime, $0.secretKeys)
+      ($0.contents, $0.declared, $0.runtime, $0.secretKeys)
     }
     var contents = previous
     var sources: [(scope: Scope, document: Document)] = []
     var diagnostics: [Diagnostic] = []
     for (index, layer) in stack.layers.enumerated() {
-      let isEnvironment = layer is EnvironmentLayer
-      if reloading?.contains(index) ?? true || isEnvironment || contents[index] == nil {
-        // Only the environment layer needs the keys the files below it hold; collecting them walks every
-        // leaf, so other layers skip it.
-        let known = isEnvironment ? LayerStack.leafKeys(of: sources.map(\.document)) : []
-        let context = LoadContext(options: stack.options, knownKeys: declared + known, cache: cache)
+      let readsLower = layer.readsLowerLayers
+      if reloading?.contains(index) ?? true || readsLower || contents[index] == nil {
+        let context = LoadContext(
+          options: stack.options, declared: declared, lowerDocuments: readsLower ? sources.map(\.document) : [],
+          cache: cache)
         contents[index] = layer.load(context)
       }
       let layerContents = contents[index]!
@@ -279,7 +278,7 @@ public final class SettingsStore: Sendable {
       var addedSecret = false
       for box in boxes {
         if state.registry[box.key] == nil {
-          state.declaredKeys.append(box.key)
+          state.declared.add(box.key)
           added.append(box.key)
         }
         if box.traits.contains(.secret) && state.secretKeys.insert(box.key).inserted { addedSecret = true }
@@ -298,7 +297,7 @@ public final class SettingsStore: Sendable {
     }
     // New keys may give meaning to environment variables that were unknown until now; new secrets must
     // be redacted by the published snapshot.
-    if addedSecret || (!addedKeys.isEmpty && stack.layers.contains(where: { $0 is EnvironmentLayer })) {
+    if addedSecret || (!addedKeys.isEmpty && stack.layers.contains(where: \.readsLowerLayers)) {
       rebuild(reloading: [])
     }
   }
@@ -320,7 +319,7 @@ public final class SettingsStore: Sendable {
         state.registry[box.key]?.removeAll { $0 === box }
         if state.registry[box.key]?.isEmpty == true {
           state.registry[box.key] = nil
-          state.declaredKeys.removeAll { $0 == box.key }
+          state.declared.remove(box.key)
           state.settingDiagnostics[box.key] = nil
           state.secretKeys.remove(box.key)
         }

@@ -33,53 +33,55 @@ public struct EnvironmentLayer: Layer {
     self.declaredKeys = declaredKeys
   }
 
-  /// Maps the variables onto the known keys.
+  /// Always `true`: variable names mean the keys of the layers below and the declared keys.
+  public var readsLowerLayers: Bool { true }
+
+  /// Maps the variables onto the known keys: the declared ones and those of the layers below.
   public func load(_ context: LoadContext) -> LayerContents {
     var contents = LayerContents()
-    var keysByName: [String: [String]] = [:]
-    var seen: Set<String> = []
-    for key in context.knownKeys + declaredKeys where seen.insert(key).inserted {
-      keysByName[EnvironmentNames.variableName(forKey: key, prefix: prefix), default: []].append(key)
-    }
-    for (name, keys) in keysByName.sorted(by: { $0.key < $1.key }) where keys.count > 1 {
-      contents.diagnostics.append(
-        Diagnostic(
-          .warning,
-          StrataError(
-            .nameCollision,
-            "keys \(keys.map { "'\($0)'" }.joined(separator: " and ")) share the environment variable \(name); "
-              + "it overrides all of them")))
-    }
     let upperPrefix = prefix + "_"
+    let known = KnownNames(context: context, declaredKeys: declaredKeys)
     var root = SettingValue.emptyTable(origin: .environment(variable: upperPrefix + "*"))
     // Only a value that shows U+FFFD can have been decoded from invalid bytes; the raw environment says.
     let suspicious = variables.contains { $0.key.hasPrefix(upperPrefix) && $0.value.contains("\u{FFFD}") }
     let invalid = suspicious ? RawEnvironment.namesWithInvalidUTF8(prefix: upperPrefix) : []
     for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
       let origin = Origin.environment(variable: name)
-      if invalid.contains(name) {
-        contents.diagnostics.append(
-          Diagnostic(
-            .error,
-            StrataError(
-              .invalidUTF8, "environment variable \(name) is not valid UTF-8 text; it is ignored",
-              path: "env:\(name)")))
-        continue
-      }
-      if let keys = keysByName[name] {
+      if name.hasPrefix(upperPrefix) {
+        if invalid.contains(name) {
+          contents.diagnostics.append(
+            Diagnostic(
+              .error,
+              StrataError(
+                .invalidUTF8, "environment variable \(name) is not valid UTF-8 text; it is ignored",
+                path: "env:\(name)")))
+          continue
+        }
+        let keys = known.keys(named: name.dropFirst(upperPrefix.count))
+        if keys.count > 1 {
+          contents.diagnostics.append(
+            Diagnostic(
+              .warning,
+              StrataError(
+                .nameCollision,
+                "keys \(keys.map { "'\($0)'" }.joined(separator: " and ")) share the environment variable "
+                  + "\(name); it overrides all of them", path: "env:\(name)")))
+        }
         for key in keys { root.set(SettingValue(.string(value), origin: origin), at: key) }
-      } else if name.hasPrefix(upperPrefix) {
-        guard let key = EnvironmentNames.fallbackKey(forVariable: name, prefix: prefix) else { continue }
+        guard keys.isEmpty, let key = EnvironmentNames.fallbackKey(forVariable: name, prefix: prefix) else {
+          continue
+        }
         root.set(SettingValue(.string(value), origin: origin), at: key)
         var message = "environment variable \(name) matches no known setting; it sets '\(key)'"
-        if let match = Suggestions.closest(to: name, in: Array(keysByName.keys)) {
-          message += " (did you mean \(match)?)"
+        let rest = name.dropFirst(upperPrefix.count)
+        if let match = Suggestions.closest(to: String(rest), in: known.names(near: rest)) {
+          message += " (did you mean \(upperPrefix + match)?)"
         }
         contents.diagnostics.append(
           Diagnostic(.warning, StrataError(.unknownKey, message, path: "env:\(name)")))
       } else if name.uppercased().hasPrefix(upperPrefix) {
         let upper = name.uppercased()
-        let hint = keysByName[upper] != nil ? " (did you mean \(upper)?)" : ""
+        let hint = known.keys(named: upper.dropFirst(upperPrefix.count)).isEmpty ? "" : " (did you mean \(upper)?)"
         contents.diagnostics.append(
           Diagnostic(
             .warning,
@@ -90,6 +92,41 @@ public struct EnvironmentLayer: Layer {
     }
     contents.documents.append(Document(path: "environment", root: root))
     return contents
+  }
+}
+
+/// The keys a variable name can mean: declared ones (by a table of their names) and the leaves of the
+/// documents below (by walking from the name, see ``EnvironmentKeyIndex``).
+private struct KnownNames {
+  var declared: [DeclaredKeys]
+  var documents: [Document]
+
+  init(context: LoadContext, declaredKeys: [String]) {
+    declared = [context.declared]
+    if !declaredKeys.isEmpty { declared.append(DeclaredKeys(declaredKeys)) }
+    documents = context.lowerDocuments
+  }
+
+  /// The keys whose generated name (without the prefix) is `name`, each once, declared ones first.
+  func keys(named name: Substring) -> [String] {
+    var keys: [String] = []
+    func add(_ key: String) {
+      if !keys.contains(key) { keys.append(key) }
+    }
+    for table in declared {
+      for key in table.keysByName[String(name)] ?? [] { add(key) }
+    }
+    for document in documents {
+      for key in document.environmentIndex.keys(named: name, in: document.root) { add(key) }
+    }
+    return keys
+  }
+
+  /// Generated names (without the prefix) a mistyped `name` may have meant: every declared one, and
+  /// those near it in each document.
+  func names(near name: Substring) -> [String] {
+    declared.flatMap(\.keysByName.keys)
+      + documents.flatMap { $0.environmentIndex.nearbyNames(to: name, in: $0.root) }
   }
 }
 

@@ -13,7 +13,12 @@ public enum EnvironmentNames {
 
   /// The variable name that overrides `key`.
   public static func variableName(forKey key: String, prefix: String) -> String {
-    prefix + "_" + SettingKey.names(in: key).map(screamingSnake).filter { !$0.isEmpty }.joined(separator: "_")
+    prefix + "_" + unprefixedName(forKey: key)
+  }
+
+  /// The generated name without `PREFIX_`: `server.maxConnections` → `SERVER_MAX_CONNECTIONS`.
+  static func unprefixedName(forKey key: String) -> String {
+    SettingKey.names(in: key).map(screamingSnake).filter { !$0.isEmpty }.joined(separator: "_")
   }
 
   /// The key a variable maps to when it matches no known key: the part after `PREFIX_`, split at `__`,
@@ -30,6 +35,7 @@ public enum EnvironmentNames {
   /// `serverMaxConnections.tls-cert` → `SERVER_MAX_CONNECTIONS_TLS_CERT`; `TLSCert` → `TLS_CERT`;
   /// `http2Port` → `HTTP2_PORT`; `./package.json` → `PACKAGE_JSON`.
   static func screamingSnake(_ text: String) -> String {
+    if let ascii = asciiScreamingSnake(text) { return ascii }
     let chars = Array(text)
     var out = ""
     for (i, c) in chars.enumerated() {
@@ -50,5 +56,34 @@ public enum EnvironmentNames {
     }
     if out.hasSuffix("_") { out.removeLast() }
     return out
+  }
+
+  /// ``screamingSnake(_:)`` over the bytes of an ASCII name (the common case, and the one an index of a
+  /// large file computes for every name); `nil` for any other text.
+  private static func asciiScreamingSnake(_ text: String) -> String? {
+    var text = text
+    return text.withUTF8 { bytes -> String? in
+      func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+      func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+      func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+      var out: [UInt8] = []
+      out.reserveCapacity(bytes.count + 4)
+      for i in bytes.indices {
+        let c = bytes[i]
+        guard c < 0x80 else { return nil }
+        guard isUpper(c) || isLower(c) || isDigit(c) else {
+          if let last = out.last, last != 0x5F { out.append(0x5F) }
+          continue
+        }
+        if isUpper(c), i > 0, let last = out.last, last != 0x5F {
+          let previous = bytes[i - 1]
+          let nextIsLower = i + 1 < bytes.count && isLower(bytes[i + 1])
+          if isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower) { out.append(0x5F) }
+        }
+        out.append(isLower(c) ? c - 0x20 : c)
+      }
+      if out.last == 0x5F { out.removeLast() }
+      return String(decoding: out, as: UTF8.self)
+    }
   }
 }

@@ -9,24 +9,48 @@ public protocol Layer: Sendable {
   /// A short label for messages, such as `system` or `/etc/demo/demo.ini`.
   var name: String { get }
   /// Loads the layer's documents, lowest first.
-  /// - Parameter context: limits, and the keys known from lower layers (the environment layer maps
-  ///   variable names onto them).
+  /// - Parameter context: limits, the declared keys and the documents of the layers below (the
+  ///   environment layer maps variable names onto their keys).
   func load(_ context: LoadContext) -> LayerContents
+  /// Whether what the layer loads depends on the layers below it and on the declared keys (as the
+  /// environment layer's does): such a layer loads again whenever those change. Default `false`.
+  var readsLowerLayers: Bool { get }
+}
+
+extension Layer {
+  /// `false`: the layer's contents depend only on what it reads.
+  public var readsLowerLayers: Bool { false }
 }
 
 /// What a layer is given when it loads.
 public struct LoadContext: Sendable {
   /// Parsing limits and the root prefix.
   public var options: ParseOptions
-  /// Every leaf key of the layers below, in order; the environment layer maps variables onto these.
-  public var knownKeys: [String]
+  /// The keys declared by registered settings (or a schema), in order.
+  public var declaredKeys: [String] {
+    get { declared.keys }
+    set { declared = DeclaredKeys(newValue) }
+  }
+  /// The declared keys with their environment names.
+  var declared: DeclaredKeys
+  /// The documents of the layers below, lowest first.
+  public var lowerDocuments: [Document]
   /// The last good document of each file, for stores that reload (`nil`: always parse).
   public var cache: DocumentCache?
 
   /// Creates a context.
-  public init(options: ParseOptions = ParseOptions(), knownKeys: [String] = [], cache: DocumentCache? = nil) {
+  public init(
+    options: ParseOptions = ParseOptions(), declaredKeys: [String] = [], lowerDocuments: [Document] = [],
+    cache: DocumentCache? = nil
+  ) {
+    self.init(options: options, declared: DeclaredKeys(declaredKeys), lowerDocuments: lowerDocuments, cache: cache)
+  }
+
+  /// Creates a context from declared keys whose names are already known.
+  init(options: ParseOptions, declared: DeclaredKeys, lowerDocuments: [Document], cache: DocumentCache?) {
     self.options = options
-    self.knownKeys = knownKeys
+    self.declared = declared
+    self.lowerDocuments = lowerDocuments
     self.cache = cache
   }
 }

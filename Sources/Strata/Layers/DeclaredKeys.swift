@@ -1,0 +1,31 @@
+/// The keys declared by registered settings, with the environment names they generate, kept up to date
+/// one key at a time (so that registering a group costs what the group declares).
+struct DeclaredKeys: Sendable {
+  /// The keys, in registration order.
+  private(set) var keys: [String] = []
+  /// The keys by generated environment name, without the prefix (`SERVER_PORT`).
+  private(set) var keysByName: [String: [String]] = [:]
+
+  /// No keys.
+  init() {}
+
+  /// The given keys, each once.
+  init(_ keys: some Sequence<String>) {
+    var seen: Set<String> = []
+    for key in keys where seen.insert(key).inserted { add(key) }
+  }
+
+  /// Adds a key that is not declared yet.
+  mutating func add(_ key: String) {
+    keys.append(key)
+    keysByName[EnvironmentNames.unprefixedName(forKey: key), default: []].append(key)
+  }
+
+  /// Forgets a key.
+  mutating func remove(_ key: String) {
+    keys.removeAll { $0 == key }
+    let name = EnvironmentNames.unprefixedName(forKey: key)
+    keysByName[name]?.removeAll { $0 == key }
+    if keysByName[name]?.isEmpty == true { keysByName[name] = nil }
+  }
+}
