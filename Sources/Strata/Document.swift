@@ -48,6 +48,8 @@ public struct ParseOptions: Sendable {
   /// Maps a path as written in a configuration (`/etc/demo/x.ini`) to where it is on disk (under a test
   /// root, say). The default is the identity.
   public var resolvePath: @Sendable (String) -> String
+  /// What included files must satisfy (the including layer's rules), checked before each is read.
+  var fileTrust: FileTrust? = nil
 
   /// Creates options; every parameter has the default described on its property.
   public init(

@@ -182,7 +182,8 @@ public final class SettingsStore: Sendable {
       let readsLower = layer.readsLowerLayers
       if reloading?.contains(index) ?? true || readsLower || contents[index] == nil {
         let context = LoadContext(
-          options: stack.options, declared: declared, lowerDocuments: readsLower ? sources.map(\.document) : [],
+          options: stack.options, declared: declared,
+          lowerDocuments: readsLower ? sources.map(\.document) : [],
           cache: cache)
         contents[index] = layer.load(context)
       }

@@ -48,7 +48,8 @@ final class EnvironmentKeyIndex: Sendable {
     // Names whose generated part is empty (`-`) add nothing to the variable's name.
     for child in children[""] ?? [] {
       walk(
-        table[child]!, at: SettingKey.appending(child, to: key), name: name, consumed: consumed, found: &found,
+        table[child]!, at: SettingKey.appending(child, to: key), name: name, consumed: consumed,
+        found: &found,
         deepest: &deepest)
     }
     var cut = name.startIndex
@@ -63,7 +64,8 @@ final class EnvironmentKeyIndex: Sendable {
         } else {
           let rest = name[name.index(after: cut)...]
           walk(
-            childValue, at: childKey, name: rest, consumed: consumed + name.distance(from: name.startIndex, to: cut) + 1,
+            childValue, at: childKey, name: rest,
+            consumed: consumed + name.distance(from: name.startIndex, to: cut) + 1,
             found: &found, deepest: &deepest)
         }
       }

@@ -81,7 +81,8 @@ public struct EnvironmentLayer: Layer {
           Diagnostic(.warning, StrataError(.unknownKey, message, path: "env:\(name)")))
       } else if name.uppercased().hasPrefix(upperPrefix) {
         let upper = name.uppercased()
-        let hint = known.keys(named: upper.dropFirst(upperPrefix.count)).isEmpty ? "" : " (did you mean \(upper)?)"
+        let hint =
+          known.keys(named: upper.dropFirst(upperPrefix.count)).isEmpty ? "" : " (did you mean \(upper)?)"
         contents.diagnostics.append(
           Diagnostic(
             .warning,

@@ -20,8 +20,12 @@ public struct FileLayer: Layer {
   public var dropInExtensions: [String]
   /// The most drop-ins loaded from the directory; more is an error and only the first ones load.
   public var maxDropIns: Int
-  /// Whether files are refused when anyone can write them or someone other than root or this process
-  /// owns them (sshd's `StrictModes`). On by default for the vendor and system scopes.
+  /// Whether files are refused when someone other than root or this process's user could change them
+  /// (sshd's `StrictModes`): a file or any directory on its path (from the layer's root, and from `/`
+  /// along where links lead) that is owned by another user, writable by anyone (but a sticky directory
+  /// such as /tmp), or writable by a group other than root's or this process's; or a symbolic link owned
+  /// by another user (the kernel's `protected_symlinks`). Included files and directories too. On by
+  /// default for the vendor and system scopes.
   public var requiresSafePermissions: Bool
   /// Whether a missing main file is an error (for files named explicitly, as on a command line) rather
   /// than an absent layer.
@@ -93,8 +97,8 @@ public struct FileLayer: Layer {
           ofDirectory: options.resolvePath(directory), reportedAs: directory)
       else { return [] }
       if requiresSafePermissions,
-        let problem = FilePermissions.problem(
-          withSystemFile: options.resolvePath(directory), reportedAs: directory)
+        let problem = FileTrust(requiresSafePermissions: true, requiresOwnFiles: false)
+          .problem(with: directory, resolvePath: options.resolvePath)
       {
         contents.diagnostics.append(Diagnostic(.error, problem))
         return []
@@ -147,17 +151,18 @@ public struct FileLayer: Layer {
   private func loadChecked(
     _ path: String, format: (any ConfigFormat)?, into contents: inout LayerContents, context: LoadContext
   ) {
-    let resolved = context.options.resolvePath(path)
-    if let problem =
-      (requiresSafePermissions ? FilePermissions.problem(withSystemFile: resolved, reportedAs: path) : nil)
-      ?? (requiresOwnFiles ? FilePermissions.problem(withUserFile: resolved, reportedAs: path) : nil)
-    {
+    var options = context.options
+    let trust = FileTrust(
+      requiresSafePermissions: requiresSafePermissions, requiresOwnFiles: requiresOwnFiles)
+    // Included files and directories are held to the same rules, checked as the parser reaches them.
+    if requiresSafePermissions || requiresOwnFiles { options.fileTrust = trust }
+    if let problem = trust.problem(with: path, resolvePath: options.resolvePath) {
       contents.diagnostics.append(Diagnostic(.error, problem))
       // What was read while the file was safe stays; what it holds now is not trusted.
       if let lastGood = context.cache?.lookup(path) { Self.append(lastGood.document, to: &contents) }
       return
     }
-    Self.loadFile(path, format: format, into: &contents, options: context.options, cache: context.cache)
+    Self.loadFile(path, format: format, into: &contents, options: options, cache: context.cache)
   }
 
   /// Loads one file into `contents`. An empty (or blank) main file is an empty document, not a syntax

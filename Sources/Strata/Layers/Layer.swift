@@ -43,7 +43,8 @@ public struct LoadContext: Sendable {
     options: ParseOptions = ParseOptions(), declaredKeys: [String] = [], lowerDocuments: [Document] = [],
     cache: DocumentCache? = nil
   ) {
-    self.init(options: options, declared: DeclaredKeys(declaredKeys), lowerDocuments: lowerDocuments, cache: cache)
+    self.init(
+      options: options, declared: DeclaredKeys(declaredKeys), lowerDocuments: lowerDocuments, cache: cache)
   }
 
   /// Creates a context from declared keys whose names are already known.

@@ -24,7 +24,8 @@ public struct LayerStack: Sendable {
     let declared = DeclaredKeys(declaredKeys)
     for layer in layers {
       let context = LoadContext(
-        options: options, declared: declared, lowerDocuments: layer.readsLowerLayers ? sources.map(\.document) : [],
+        options: options, declared: declared,
+        lowerDocuments: layer.readsLowerLayers ? sources.map(\.document) : [],
         cache: nil)
       let contents = layer.load(context)
       diagnostics += contents.diagnostics

@@ -35,7 +35,8 @@ import Testing
   }
 
   @Test func namesAreMatchedThroughCamelCaseDotsAndEmptyParts() throws {
-    let json = #"{"server": {"maxConnections": 1, "tls": {"certPath": "a"}}, "www": {"listen.owner": "x"}, "-": {"port": 1}}"#
+    let json =
+      #"{"server": {"maxConnections": 1, "tls": {"certPath": "a"}}, "www": {"listen.owner": "x"}, "-": {"port": 1}}"#
     let document = try parse(json, as: JSONFormat())
     let variables = [
       "DEMO_SERVER_MAX_CONNECTIONS": "9", "DEMO_SERVER_TLS_CERT_PATH": "b", "DEMO_WWW_LISTEN_OWNER": "y",
@@ -58,7 +59,11 @@ import Testing
     let messages = contents.diagnostics.map(\.error.message)
     #expect(messages.count == 2)
     #expect(messages.contains { $0.contains("DEMO_SERVER matches no known setting") })
-    #expect(messages.contains { $0.contains("DEMO_SERVER_PROT matches no known setting") && $0.contains("did you mean DEMO_SERVER_PORT?") })
+    #expect(
+      messages.contains {
+        $0.contains("DEMO_SERVER_PROT matches no known setting")
+          && $0.contains("did you mean DEMO_SERVER_PORT?")
+      })
   }
 
   @Test func aKeyOfAFileAndADeclaredKeyThatShareANameAreBothSetAndReported() throws {

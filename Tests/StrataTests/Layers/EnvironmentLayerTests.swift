@@ -35,7 +35,8 @@ import Testing
   let known = ["server.maxConnections", "server.port", "db.pool_size"]
 
   func load(_ variables: [String: String], known: [String]? = nil) -> LayerContents {
-    EnvironmentLayer(prefix: "DEMO", variables: variables).load(LoadContext(declaredKeys: known ?? self.known))
+    EnvironmentLayer(prefix: "DEMO", variables: variables).load(
+      LoadContext(declaredKeys: known ?? self.known))
   }
 
   @Test func overridesAKnownKeyWithItsOrigin() throws {

@@ -71,6 +71,7 @@ final class INIParseSession {
   func includeDirectory(_ written: String, from parser: INIFileParser, at offset: Int) throws(StrataError) {
     let directory = Self.normalize(Self.join(Self.directory(of: parser.path), written))
     try checkInsideTree(directory, from: parser, at: offset)
+    try checkTrusted(directory, from: parser, at: offset)
     let resolved = options.resolvePath(directory)
     guard let handle = opendir(resolved) else {
       let code = errno
@@ -110,6 +111,7 @@ final class INIParseSession {
         .tooManyFiles, "more than \(options.maxIncludedFiles) included files (while including '\(file)')",
         at: offset)
     }
+    try checkTrusted(file, from: parser, at: offset)
     guard
       let bytes = try FileReader.read(options.resolvePath(file), reportedAs: file, limit: options.maxFileSize)
     else {
@@ -123,6 +125,15 @@ final class INIParseSession {
     }
     includedFiles.append(file)
     try parseFile(bytes, path: file)
+  }
+
+  /// Refuses an included file or directory that the including layer would refuse as one of its own
+  /// files (see ``FileTrust``), at the directive's position.
+  private func checkTrusted(_ path: String, from parser: INIFileParser, at offset: Int) throws(StrataError) {
+    guard let problem = options.fileTrust?.problem(with: path, resolvePath: options.resolvePath) else {
+      return
+    }
+    throw parser.error(.insecurePermissions, "'\(path)' is included: \(problem.message)", at: offset)
   }
 
   /// The real path of an existing file or directory (symlinks and `..` resolved), or `nil`.
