@@ -107,12 +107,9 @@ struct DumpCommand {
       let current = view(store.snapshot)
       // Keys that appear later with a secret's name are redacted too, and so is the last value of one
       // that was removed.
-      let hidden =
-        arguments.showSecrets
-        ? [] : secretKeys(of: current, schema: schema).union(secretKeys(of: previous, schema: schema))
       let lines = WatchLines.changes(
-        from: previous, to: current, secretKeys: hidden, redactingSecretSources: !arguments.showSecrets,
-        restartRequiredKeys: restartRequired)
+        from: previous, to: current, hiding: { !arguments.showSecrets && hides($0, schema: schema) },
+        redactingSecretSources: !arguments.showSecrets, restartRequiredKeys: restartRequired)
       for line in lines { output(line + "\n") }
       // Values the schema rejects (`port = 80a`) are errors of the typed view, not of any file: say so
       // too. (A file's own errors come as `failed` events.)
@@ -180,8 +177,12 @@ struct DumpCommand {
   /// they are secret (see ``SecretNames``): without a schema every key, with one its unknown keys (a
   /// `db.password` the schema does not know is still hidden).
   func secretKeys(of snapshot: Snapshot, schema: SettingsSchema?) -> Set<String> {
-    let named = snapshot.keys.filter { SecretNames.isSecret(key: $0) && schema?.declares($0) != true }
-    return Set(named).union(schema?.secretKeys ?? [])
+    Set(snapshot.keys.filter { hides($0, schema: schema) }).union(schema?.secretKeys ?? [])
+  }
+
+  /// Whether one key is among ``secretKeys(of:schema:)``'s, asked of the keys that changed only.
+  func hides(_ key: String, schema: SettingsSchema?) -> Bool {
+    schema?.secretKeys.contains(key) == true || (SecretNames.isSecret(key: key) && schema?.declares(key) != true)
   }
 
   /// The schema named by `--schema`, if any.

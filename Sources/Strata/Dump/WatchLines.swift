@@ -11,27 +11,45 @@ public enum WatchLines {
     from old: Snapshot, to new: Snapshot, secretKeys: Set<String> = [], redactingSecretSources: Bool = true,
     restartRequiredKeys: Set<String> = []
   ) -> [String] {
+    changes(
+      from: old, to: new, hiding: { secretKeys.contains($0) }, redactingSecretSources: redactingSecretSources,
+      restartRequiredKeys: restartRequiredKeys)
+  }
+
+  /// The lines for each changed leaf key, as above, with the keys to redact given by a test that is
+  /// asked only about the keys that changed (and the tables above them).
+  /// - Parameters:
+  ///   - hiding: whether a key (or a table holding it) is secret.
+  ///   - redactingSecretSources: also redact values from secret sources (a Secret volume).
+  ///   - restartRequiredKeys: keys whose lines end with `"pendingRestart": true`.
+  public static func changes(
+    from old: Snapshot, to new: Snapshot, hiding: (String) -> Bool, redactingSecretSources: Bool = true,
+    restartRequiredKeys: Set<String> = []
+  ) -> [String] {
     // Compare the real values (a secret that changes is still a change); print redacted ones.
-    let shownOld = old.redacting(redactingSecretSources ? old.secretKeys.union(secretKeys) : secretKeys)
-    let shownNew = new.redacting(redactingSecretSources ? new.secretKeys.union(secretKeys) : secretKeys)
-    var lines: [String] = []
-    var keys = new.keys
-    keys += old.keys.filter { new.entry(forKey: $0) == nil }
-    for key in keys {
-      guard old.entry(forKey: key)?.value != new.entry(forKey: key)?.value else { continue }
-      let before = shownOld.entry(forKey: key)
-      let after = shownNew.entry(forKey: key)
-      let origin = (after ?? before).map { $0.origin.description } ?? ""
-      lines.append(
-        line(
-          [
-            ("generation", SettingValue(.integer(new.generation), origin: .runtime)), ("key", string(key)),
-            ("old", before?.value), ("new", after?.value), ("origin", string(origin)),
-          ]
-            + (restartRequiredKeys.contains(key)
-              ? [("pendingRestart", SettingValue(.bool(true), origin: .runtime))] : [])))
+    func shown(_ entry: Snapshot.Entry?, in snapshot: Snapshot) -> SettingValue? {
+      guard let entry else { return nil }
+      var hidden = redactingSecretSources && (entry.isSecret || snapshot.declaredSecretKeys.contains(entry.key))
+      var key: String? = entry.key
+      while !hidden, let current = key {
+        hidden = hiding(current) || (redactingSecretSources && snapshot.declaredSecretKeys.contains(current))
+        key = SettingKey.parent(of: current)
+      }
+      return hidden ? SettingValue(.string(redactedText), origin: entry.value.origin) : entry.value
     }
-    return lines
+    let changes = new.changes(since: old)
+    return (changes.changedValues + changes.removed).map { key in
+      let before = old.entry(forKey: key)
+      let after = new.entry(forKey: key)
+      let origin = (after ?? before).map { $0.origin.description } ?? ""
+      return line(
+        [
+          ("generation", SettingValue(.integer(new.generation), origin: .runtime)), ("key", string(key)),
+          ("old", shown(before, in: old)), ("new", shown(after, in: new)), ("origin", string(origin)),
+        ]
+          + (restartRequiredKeys.contains(key)
+            ? [("pendingRestart", SettingValue(.bool(true), origin: .runtime))] : []))
+    }
   }
 
   /// `{"error": "expected ']'", "path": "/etc/demo/demo.ini", "line": 3, "column": 8}`.
