@@ -182,7 +182,8 @@ struct DumpCommand {
 
   /// Whether one key is among ``secretKeys(of:schema:)``'s, asked of the keys that changed only.
   func hides(_ key: String, schema: SettingsSchema?) -> Bool {
-    schema?.secretKeys.contains(key) == true || (SecretNames.isSecret(key: key) && schema?.declares(key) != true)
+    schema?.secretKeys.contains(key) == true
+      || (SecretNames.isSecret(key: key) && schema?.declares(key) != true)
   }
 
   /// The schema named by `--schema`, if any.

@@ -29,7 +29,8 @@ public enum WatchLines {
     // Compare the real values (a secret that changes is still a change); print redacted ones.
     func shown(_ entry: Snapshot.Entry?, in snapshot: Snapshot) -> SettingValue? {
       guard let entry else { return nil }
-      var hidden = redactingSecretSources && (entry.isSecret || snapshot.declaredSecretKeys.contains(entry.key))
+      var hidden =
+        redactingSecretSources && (entry.isSecret || snapshot.declaredSecretKeys.contains(entry.key))
       var key: String? = entry.key
       while !hidden, let current = key {
         hidden = hiding(current) || (redactingSecretSources && snapshot.declaredSecretKeys.contains(current))

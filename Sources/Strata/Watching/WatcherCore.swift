@@ -14,6 +14,10 @@ final class WatcherCore: @unchecked Sendable {
     /// Polled targets with their last signature.
     var polled: [String: [StatSignature?]] = [:]
     var nextPoll: UInt64?
+    /// Directories whose watch could not be set at the last try, with why: retried at every re-arm and
+    /// every poll, so that a watch comes back as soon as it can be set.
+    var unwatched: [String: WatcherFallback] = [:]
+    /// The fallbacks in force now (polled paths), in the order they began.
     var fallbacks: [WatcherFallback] = []
     var newFallbacks: [WatcherFallback] = []
     var stopped = false
@@ -80,26 +84,63 @@ final class WatcherCore: @unchecked Sendable {
   /// Recomputes every target's plan and makes the watches match it. Returns the targets that gained a
   /// new watch: whatever happened in those directories before the watch existed was not seen, so they
   /// must be read again.
+  ///
+  /// A directory that vanishes between the plan and its watch (`ENOENT`: a delete-and-recreate storm)
+  /// is planned again at once, around it; one whose watch cannot be set (`ENOSPC`, `EMFILE`) is polled
+  /// and retried at every re-arm and poll, and leaves polling as soon as its watch is set.
   @discardableResult
   private func rearm(_ state: inout State) -> Set<String> {
-    var wanted: Set<String> = []
-    var plans: [String: WatchPlan] = [:]
-    for target in state.targets {
-      let plan = WatchPlan(target: target)
-      plans[target] = plan
-      if plan.tooManyHops {
-        fallBack(&state, path: target, message: "more than 40 symlinks on the way; polling it")
-      }
-      wanted.formUnion(plan.directories)
-    }
-    state.plans = plans
     guard usesInotify else {
+      state.plans = Dictionary(uniqueKeysWithValues: state.targets.map { ($0, WatchPlan(target: $0)) })
       for target in state.targets where state.polled[target] == nil {
         state.polled[target] = StatSignature.of(target)
       }
       schedulePoll(&state)
       return []
     }
+    var added: Set<String> = []
+    for pass in 1...4 {
+      let vanished = arm(&state, added: &added, isLastPass: pass == 4)
+      if !vanished { break }
+    }
+    var currentFallbacks = state.fallbacks.filter { fallback in
+      fallback.path == "*" || state.unwatched[fallback.path] != nil
+        || (state.plans[fallback.path]?.tooManyHops ?? false)
+    }
+    for target in state.targets where state.plans[target]?.tooManyHops == true {
+      note(
+        &currentFallbacks, &state,
+        WatcherFallback(path: target, message: "more than 40 symlinks on the way; polling it"))
+    }
+    for fallback in state.unwatched.values.sorted(by: { $0.path < $1.path }) {
+      note(&currentFallbacks, &state, fallback)
+    }
+    state.fallbacks = currentFallbacks
+    for target in state.targets {
+      let plan = state.plans[target]
+      let needsPolling =
+        plan?.tooManyHops == true || plan?.directories.contains { state.unwatched[$0] != nil } == true
+      if needsPolling {
+        if state.polled[target] == nil { state.polled[target] = StatSignature.of(target) }
+      } else {
+        state.polled[target] = nil
+      }
+    }
+    schedulePoll(&state)
+    return Set(state.targets.filter { !(state.plans[$0]?.directories.isDisjoint(with: added) ?? true) })
+  }
+
+  /// One pass: plans every target, drops the watches no plan needs, and sets the missing ones.
+  /// - Returns: whether a planned directory had vanished by the time its watch was set (plan again).
+  private func arm(_ state: inout State, added: inout Set<String>, isLastPass: Bool) -> Bool {
+    var wanted: Set<String> = []
+    var plans: [String: WatchPlan] = [:]
+    for target in state.targets {
+      let plan = WatchPlan(target: target)
+      plans[target] = plan
+      wanted.formUnion(plan.directories)
+    }
+    state.plans = plans
     for (directory, watch) in state.watchByDirectory where !wanted.contains(directory) {
       state.watchByDirectory[directory] = nil
       state.directoriesByWatch[watch]?.remove(directory)
@@ -108,17 +149,21 @@ final class WatcherCore: @unchecked Sendable {
         hub.removeWatch(watch, for: self)
       }
     }
-    var failedDirectories: Set<String> = []
-    var added: Set<String> = []
+    state.unwatched = state.unwatched.filter { wanted.contains($0.key) }
+    var vanished = false
     for directory in wanted where state.watchByDirectory[directory] == nil {
       do {
         // A second watch on the same inode returns the same descriptor: keep several paths per watch.
         let watch = try hub.addWatch(directory, for: self)
         state.watchByDirectory[directory] = watch
         state.directoriesByWatch[watch, default: []].insert(directory)
+        state.unwatched[directory] = nil
         added.insert(directory)
       } catch {
-        failedDirectories.insert(directory)
+        if (error.rawValue == ENOENT || error.rawValue == ENOTDIR) && !isLastPass {
+          vanished = true
+          continue
+        }
         let advice =
           error.rawValue == ENOSPC
           ? "the inotify watch limit is reached (ENOSPC); raise fs.inotify.max_user_watches "
@@ -126,25 +171,16 @@ final class WatcherCore: @unchecked Sendable {
           : error.rawValue == EMFILE
             ? "too many inotify instances (EMFILE); raise fs.inotify.max_user_instances"
             : "cannot watch it (\(error))"
-        fallBack(&state, path: directory, message: advice + "; polling instead")
+        state.unwatched[directory] = WatcherFallback(path: directory, message: advice + "; polling instead")
       }
     }
-    for target in state.targets {
-      let needsPolling = !(plans[target]?.directories.isDisjoint(with: failedDirectories) ?? true)
-      if needsPolling {
-        if state.polled[target] == nil { state.polled[target] = StatSignature.of(target) }
-      } else if !state.fallbacks.contains(where: { $0.path == target }) {
-        state.polled[target] = nil
-      }
-    }
-    schedulePoll(&state)
-    return Set(state.targets.filter { !(plans[$0]?.directories.isDisjoint(with: added) ?? true) })
+    return vanished
   }
 
-  private func fallBack(_ state: inout State, path: String, message: String) {
-    let fallback = WatcherFallback(path: path, message: message)
-    guard !state.fallbacks.contains(fallback) else { return }
-    state.fallbacks.append(fallback)
+  /// Adds a fallback to those in force, announcing it if it is new.
+  private func note(_ current: inout [WatcherFallback], _ state: inout State, _ fallback: WatcherFallback) {
+    guard !current.contains(where: { $0.path == fallback.path }) else { return }
+    current.append(fallback)
     state.newFallbacks.append(fallback)
   }
 
@@ -260,6 +296,10 @@ final class WatcherCore: @unchecked Sendable {
         }
       }
       state.nextPoll = now + pollInterval
+      // Watches that could not be set are tried again: polling ends as soon as one can be.
+      if usesInotify && !state.unwatched.isEmpty {
+        for target in rearm(&state) { consider(target, &state, changed: &changed) }
+      }
     }
   }
 

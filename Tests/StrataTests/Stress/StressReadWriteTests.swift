@@ -104,7 +104,7 @@ final class Violations: Sendable {
       let ready = SharedInt()
       let running = Task { await store.run(onReady: { ready.store(1) }) }
       defer { running.cancel() }
-      #expect(await waitUntil(within: 30) { ready.load() == 1 })
+      #expect(await waitUntil(within: 120) { ready.load() == 1 })
 
       // What has been written so far: set *before* each write, so a read can never exceed it.
       let edited = SharedInt()
