@@ -141,7 +141,7 @@ import Testing
     // The child is done writing (or the deadline passed): make sure it ends, then reap it.
     var status: Int32 = 0
     if waitpid(pid, &status, WNOHANG) == 0 {
-      let ended = await waitUntil(within: 30) { waitpid(pid, &status, WNOHANG) == pid }
+      let ended = await waitUntil(within: 120) { waitpid(pid, &status, WNOHANG) == pid }
       if !ended {
         kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
