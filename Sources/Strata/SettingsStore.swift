@@ -55,6 +55,8 @@ public final class SettingsStore: Sendable {
     var settingDiagnostics: [String: [Diagnostic]] = [:]
     /// Changes to restart-required settings not applied, by key.
     var pendingRestarts: [String: PendingRestart] = [:]
+    /// What each layer is told about its paths while the store runs (by index).
+    var watches: [Int: LayerWatch] = [:]
     /// Subscribers to `events`.
     var eventContinuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
     var nextEventContinuation = 0
@@ -160,10 +162,11 @@ public final class SettingsStore: Sendable {
   /// the others keep their last contents, except layers that read the layers below (the environment),
   /// which load again whenever something changed (their known keys may have grown). Loading happens outside the state lock; the new snapshot is
   /// published in one step, then settings are told, outside every lock.
-  func rebuild(reloading: Set<Int>?) {
+  /// - Parameter fetched: contents already fetched for some of those layers (asynchronous ones).
+  func rebuild(reloading: Set<Int>?, fetched: [Int: LayerContents] = [:]) {
     let (previous, published) = rebuildLock.withLock { count in
       count += 1
-      return (snapshot, load(reloading: reloading))
+      return (snapshot, load(reloading: reloading, fetched: fetched))
     }
     guard let published else { return }
     let changes = published.changes(since: previous)
@@ -171,7 +174,7 @@ public final class SettingsStore: Sendable {
     announce(changes, from: previous, to: published)
   }
 
-  private func load(reloading: Set<Int>?) -> Snapshot? {
+  private func load(reloading: Set<Int>?, fetched: [Int: LayerContents]) -> Snapshot? {
     let (previous, declared, runtime, secretKeys) = state.withLock {
       ($0.contents, $0.declared, $0.runtime, $0.secretKeys)
     }
@@ -180,7 +183,9 @@ public final class SettingsStore: Sendable {
     var diagnostics: [Diagnostic] = []
     for (index, layer) in stack.layers.enumerated() {
       let readsLower = layer.readsLowerLayers
-      if reloading?.contains(index) ?? true || readsLower || contents[index] == nil {
+      if let ready = fetched[index] {
+        contents[index] = ready
+      } else if reloading?.contains(index) ?? true || readsLower || contents[index] == nil {
         let context = LoadContext(
           options: stack.options, declared: declared,
           lowerDocuments: readsLower ? sources.map(\.document) : [],
@@ -210,8 +215,21 @@ public final class SettingsStore: Sendable {
       generationCounter.store(candidate.generation, ordering: .releasing)
       return candidate
     }
-    state.withLock { $0.contents = contents }
+    let watches = state.withLock { state in
+      state.contents = contents
+      return state.watches
+    }
+    // Layers that watch files follow their new paths (an include added, a drop-in directory created).
+    for (index, watch) in watches { watch.update(contents[index]?.paths ?? []) }
     return changedSnapshot
+  }
+
+  /// The context a layer loads with now: the declared keys and the documents of the layers below.
+  func loadContext(forLayer index: Int) -> LoadContext {
+    let (contents, declared) = state.withLock { ($0.contents, $0.declared) }
+    let lower =
+      stack.layers[index].readsLowerLayers ? contents[..<index].compactMap { $0 }.flatMap(\.documents) : []
+    return LoadContext(options: stack.options, declared: declared, lowerDocuments: lower, cache: cache)
   }
 
   /// Whether two lists of merged documents hold the same scopes and trees (origins included).

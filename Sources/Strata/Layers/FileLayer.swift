@@ -86,6 +86,9 @@ public struct FileLayer: Layer {
     return contents
   }
 
+  /// Signals from the store's inotify watcher: the files, the drop-in directory and included files.
+  public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { watch.fileChanges() }
+
   /// The drop-in paths of `directory` to load, in order.
   private func dropIns(in directory: String, into contents: inout LayerContents, options: ParseOptions)
     -> [String]

@@ -33,6 +33,9 @@ public struct KeyPerFileLayer: Layer {
     self.maxFiles = maxFiles
   }
 
+  /// Signals from the store's inotify watcher: the directory and its files (the `..data` swap of a volume).
+  public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { watch.fileChanges() }
+
   /// Reads every file of the directory; a missing directory is an absent layer.
   public func load(_ context: LoadContext) -> LayerContents {
     var contents = LayerContents(paths: [directory])

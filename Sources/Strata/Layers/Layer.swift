@@ -1,25 +1,47 @@
-/// A source of configuration at one scope: a file (with its drop-ins), the environment, code defaults.
+/// A source of configuration at one scope: files (with their drop-ins), the environment, the command
+/// line, a directory of key-per-file values, a remote store, code defaults.
 ///
 /// A layer turns what it reads into documents. Loading never throws: a file that cannot be read or
 /// parsed becomes an error diagnostic, and the rest of the stack still loads. A file that does not exist
-/// is simply absent.
+/// is simply absent. A layer may also tell the store that its contents changed (``changes(_:)``): a
+/// file layer's signals come from the inotify watcher, a remote source pushes its own; the store's
+/// ``SettingsStore/run(reloadOnHangup:onReady:)`` listens to every layer the same way.
 public protocol Layer: Sendable {
   /// Where the layer sits in the stack.
   var scope: Scope { get }
   /// A short label for messages, such as `system` or `/etc/demo/demo.ini`.
   var name: String { get }
-  /// Loads the layer's documents, lowest first.
+  /// Loads the layer's documents now, lowest first. A layer that must wait for a server returns what it
+  /// has without waiting (its last good contents, or nothing) and loads in ``fetch(_:)``.
   /// - Parameter context: limits, the declared keys and the documents of the layers below (the
   ///   environment layer maps variable names onto their keys).
   func load(_ context: LoadContext) -> LayerContents
   /// Whether what the layer loads depends on the layers below it and on the declared keys (as the
   /// environment layer's does): such a layer loads again whenever those change. Default `false`.
   var readsLowerLayers: Bool { get }
+  /// Whether the layer must wait to load (a server): the store's run loop then awaits ``fetch(_:)``
+  /// when it starts and after each of the layer's signals, instead of calling ``load(_:)``.
+  /// Default `false`.
+  var loadsAsynchronously: Bool { get }
+  /// Loads the layer's documents, waiting as long as the layer must; it returns promptly when the task
+  /// is cancelled. Default: ``load(_:)``.
+  func fetch(_ context: LoadContext) async -> LayerContents
+  /// Signals that the layer's contents may have changed, for as long as the stream is consumed; `nil`
+  /// (the default) for a layer that never changes by itself (code defaults, the environment).
+  /// - Parameter watch: the paths of the layer's last contents, as they change, for layers that watch
+  ///   files.
+  func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>?
 }
 
 extension Layer {
   /// `false`: the layer's contents depend only on what it reads.
   public var readsLowerLayers: Bool { false }
+  /// `false`: the layer loads without waiting.
+  public var loadsAsynchronously: Bool { false }
+  /// ``load(_:)``.
+  public func fetch(_ context: LoadContext) async -> LayerContents { load(context) }
+  /// `nil`: the layer never changes by itself.
+  public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { nil }
 }
 
 /// What a layer is given when it loads.

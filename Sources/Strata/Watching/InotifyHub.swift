@@ -14,6 +14,9 @@ final class InotifyHub: @unchecked Sendable {
     /// For each watch descriptor, how many of each watcher's directories use it.
     var users: [Int32: [ObjectIdentifier: Int]] = [:]
     var hangup: Int32?
+    /// Subscribers to `SIGHUP` (``hangups()``).
+    var hangupContinuations: [Int: AsyncStream<Void>.Continuation] = [:]
+    var nextHangupContinuation = 0
     var thread: pthread_t?
     var wakeUps = 0
     /// Whether the thread is about to block, or blocks, in `poll` with no timeout: nothing is due
@@ -139,6 +142,26 @@ final class InotifyHub: @unchecked Sendable {
     wake()
   }
 
+  /// `SIGHUP`s from now on (and one queued before, if any), as a stream; installs the handler.
+  func hangups() -> AsyncStream<Void> {
+    let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    guard let fd = Hangup.readDescriptor() else {
+      continuation.finish()
+      return stream
+    }
+    let id = state.withLock { state in
+      defer { state.nextHangupContinuation += 1 }
+      state.hangupContinuations[state.nextHangupContinuation] = continuation
+      state.hangup = fd
+      return state.nextHangupContinuation
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.hangupContinuations.removeValue(forKey: id) }
+    }
+    wake()
+    return stream
+  }
+
   // MARK: The thread
 
   /// Ends the thread (a private hub, when its watcher stops).
@@ -202,6 +225,7 @@ final class InotifyHub: @unchecked Sendable {
         for core in state.withLock({ $0.cores.values.compactMap(\.core) }) where core.rescansOnHangup {
           core.rescan()
         }
+        for continuation in state.withLock({ Array($0.hangupContinuations.values) }) { continuation.yield() }
       }
       pump()
     }

@@ -1,0 +1,121 @@
+import Glibc
+
+extension SettingsStore {
+  /// Listens to every layer's signals and reloads what changed, until the task is cancelled (shaped
+  /// like a swift-service-lifecycle `Service`).
+  ///
+  /// File layers hear from one inotify watcher for the whole store; a layer that pushes its own signals
+  /// (a remote source) is listened to the same way, and one that must wait to load is fetched when the
+  /// loop starts and after each of its signals. A file whose content is unchanged (a `touch`, an
+  /// identical rewrite, the echo of the store's own write) changes nothing. Watcher fallbacks are
+  /// reported as ``StoreEvent/watcherFallback(path:message:)`` events.
+  /// - Parameters:
+  ///   - reloadOnHangup: also read everything again on `SIGHUP` (installs a process-wide handler; see
+  ///     ``catchHangupSignals()`` to catch one that comes during start-up).
+  ///   - onReady: called once every layer listens: changes from then on are seen.
+  public func run(reloadOnHangup: Bool = false, onReady: @Sendable () -> Void = {}) async {
+    await run(
+      watcher: FileWatcher(), reloadRequests: reloadOnHangup ? InotifyHub.shared.hangups() : nil,
+      onReady: onReady)
+  }
+
+  /// ``run(reloadOnHangup:onReady:)``, reading everything again at each element of `reloadRequests`
+  /// (swift-service-lifecycle's `UnixSignalsSequence` for `SIGHUP`, mapped to `()`, say) instead of
+  /// handling a signal itself.
+  public func run<Requests: AsyncSequence & Sendable>(
+    reloadRequests: Requests, onReady: @Sendable () -> Void = {}
+  ) async where Requests.Element == Void {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    let forwarding = Task {
+      do {
+        for try await _ in reloadRequests { continuation.yield() }
+      } catch {}
+      continuation.finish()
+    }
+    defer { forwarding.cancel() }
+    await run(watcher: FileWatcher(), reloadRequests: stream, onReady: onReady)
+  }
+
+  /// The run loop, with a given watcher (tests drive one with `pump()`).
+  func run(
+    watcher: FileWatcher, reloadRequests: AsyncStream<Void>? = nil, onReady: @Sendable () -> Void = {}
+  ) async {
+    let files = FileSignals(watcher: watcher, resolvePath: stack.options.resolvePath)
+    let (signals, continuation) = AsyncStream<Signal>.makeStream()
+    await withTaskCancellationHandler {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await files.run() }
+        let waiting = await fetchWaitingLayers(nil)
+        if !waiting.isEmpty { rebuild(reloading: Set(waiting.keys), fetched: waiting) }
+        for (index, layer) in stack.layers.enumerated() {
+          let watch = LayerWatch(paths: paths(ofLayer: index), options: stack.options, files: files)
+          state.withLock { $0.watches[index] = watch }
+          guard let changes = layer.changes(watch) else { continue }
+          group.addTask {
+            for await change in changes { continuation.yield(.layer(index, change)) }
+          }
+        }
+        if let reloadRequests {
+          group.addTask {
+            for await _ in reloadRequests { continuation.yield(.everything) }
+          }
+        }
+        onReady()
+        for await signal in signals {
+          switch signal {
+          case .layer(_, .fallback(let fallback)):
+            emit(.watcherFallback(path: fallback.path, message: fallback.message))
+          case .layer(let index, .changed):
+            await reload(layers: [index])
+          case .everything:
+            await reload(layers: nil)
+          }
+        }
+        group.cancelAll()
+      }
+    } onCancel: {
+      files.stop()
+      continuation.finish()
+    }
+    state.withLock { $0.watches = [:] }
+  }
+
+  /// What the run loop hears.
+  private enum Signal: Sendable {
+    /// A layer's signal, by index.
+    case layer(Int, LayerChange)
+    /// A reload request: read every layer again.
+    case everything
+  }
+
+  /// Loads the layers at `indices` (all, for `nil`) again, awaiting those that must wait, and
+  /// publishes what changed.
+  private func reload(layers indices: Set<Int>?) async {
+    let fetched = await fetchWaitingLayers(indices)
+    rebuild(reloading: indices, fetched: fetched)
+  }
+
+  /// Fetches the layers among `indices` (all, for `nil`) that load asynchronously.
+  private func fetchWaitingLayers(_ indices: Set<Int>?) async -> [Int: LayerContents] {
+    var fetched: [Int: LayerContents] = [:]
+    for (index, layer) in stack.layers.enumerated()
+    where layer.loadsAsynchronously && (indices?.contains(index) ?? true) {
+      fetched[index] = await layer.fetch(loadContext(forLayer: index))
+    }
+    return fetched
+  }
+
+  /// The paths of a layer's last contents.
+  private func paths(ofLayer index: Int) -> [String] {
+    state.withLock { $0.contents[index]?.paths ?? [] }
+  }
+}
+
+/// `path` made absolute against the current directory.
+func absolutePath(_ path: String) -> String {
+  guard !path.hasPrefix("/") else { return path }
+  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+  guard getcwd(&buffer, buffer.count) != nil else { return path }
+  let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  return joinPath(directory, path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+}

@@ -1,0 +1,143 @@
+import Synchronization
+import Testing
+
+@testable import Strata
+
+/// A source that holds its values in memory and says when they change, as a remote store would; it
+/// can also make the store wait for them (``Layer/loadsAsynchronously``).
+final class PushingSource: Layer, Sendable {
+  let scope = Scope.system
+  let name = "pushing"
+  let loadsAsynchronously: Bool
+  private let value = Mutex<String>("first")
+  private let fetches = Atomic<Int>(0)
+  private let signals: AsyncStream<LayerChange>
+  private let continuation: AsyncStream<LayerChange>.Continuation
+
+  init(waits: Bool) {
+    loadsAsynchronously = waits
+    (signals, continuation) = AsyncStream<LayerChange>.makeStream()
+  }
+
+  /// Changes the value and tells the store.
+  func push(_ new: String) {
+    value.withLock { $0 = new }
+    continuation.yield(.changed)
+  }
+
+  var fetchCount: Int { fetches.load(ordering: .relaxed) }
+
+  func load(_ context: LoadContext) -> LayerContents {
+    // Without waiting, a remote source has nothing yet.
+    if loadsAsynchronously { return LayerContents() }
+    return contents()
+  }
+
+  func fetch(_ context: LoadContext) async -> LayerContents {
+    fetches.add(1, ordering: .relaxed)
+    return contents()
+  }
+
+  private func contents() -> LayerContents {
+    let text = value.withLock { $0 }
+    let root = SettingValue(
+      .table(
+        SettingTable([
+          (
+            "remote",
+            SettingValue(
+              .table(SettingTable([("value", SettingValue(.string(text), origin: .runtime))])),
+              origin: .runtime)
+          )
+        ])),
+      origin: .runtime)
+    return LayerContents(documents: [Document(path: "pushing", root: root)])
+  }
+
+  func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { signals }
+}
+
+/// A layer whose every load reads a counter: only a reload request makes the store read it again.
+final class CountingLayer: Layer, Sendable {
+  let scope = Scope.system
+  let name = "counting"
+  private let loads = Atomic<Int>(0)
+
+  func load(_ context: LoadContext) -> LayerContents {
+    let count = loads.add(1, ordering: .relaxed).newValue
+    let root = SettingValue(
+      .table(SettingTable([("count", SettingValue(.integer(count), origin: .runtime))])), origin: .runtime)
+    return LayerContents(documents: [Document(path: "counting", root: root)])
+  }
+}
+
+/// Every source's signals reach the store's run loop the same way; reload requests are an input.
+@Suite struct SourceSignalTests {
+  @Test func aPushingSourceIsReloadedOnItsSignal() async throws {
+    let source = PushingSource(waits: false)
+    let store = SettingsStore(layers: [source])
+    #expect(store.snapshot.value(forKey: "remote.value")?.kind == .string("first"))
+    var events = store.events.makeAsyncIterator()
+    let running = Task { await store.run() }
+    defer { running.cancel() }
+    source.push("second")
+    try #require(await waitUntil(within: 60) { store.generation == 2 })
+    let event = await events.next()
+    guard case .reloaded(_, let keys, _)? = event else {
+      Issue.record("expected a reload, got \(String(describing: event))")
+      return
+    }
+    #expect(keys == ["remote.value"])
+    #expect(store.snapshot.value(forKey: "remote.value")?.kind == .string("second"))
+  }
+
+  @Test func aSourceThatWaitsIsFetchedWhenTheLoopStartsAndOnEachSignal() async throws {
+    let source = PushingSource(waits: true)
+    let store = SettingsStore(layers: [source])
+    #expect(store.snapshot.value(forKey: "remote.value") == nil)  // nothing without waiting
+    var events = store.events.makeAsyncIterator()
+    let running = Task { await store.run() }
+    defer { running.cancel() }
+    try #require(await waitUntil(within: 60) { store.generation == 2 })
+    guard case .reloaded(_, let first, _)? = await events.next() else {
+      Issue.record("expected the first fetch to publish")
+      return
+    }
+    #expect(first == ["remote.value"])
+    #expect(source.fetchCount == 1)
+    source.push("second")
+    try #require(await waitUntil(within: 60) { store.generation == 3 })
+    guard case .reloaded(_, let second, _)? = await events.next() else {
+      Issue.record("expected a reload")
+      return
+    }
+    #expect(second == ["remote.value"])
+    #expect(source.fetchCount == 2)
+    #expect(store.snapshot.value(forKey: "remote.value")?.kind == .string("second"))
+  }
+
+  @Test func reloadRequestsReadEveryLayerAgain() async throws {
+    let store = SettingsStore(layers: [CountingLayer()])
+    #expect(store.snapshot.value(forKey: "count")?.kind == .integer(1))
+    let (requests, request) = AsyncStream<Void>.makeStream()
+    var events = store.events.makeAsyncIterator()
+    let running = Task { await store.run(reloadRequests: requests) }
+    defer { running.cancel() }
+    request.yield()
+    try #require(await waitUntil(within: 60) { store.generation == 2 })
+    guard case .reloaded(_, let keys, _)? = await events.next() else {
+      Issue.record("expected a reload")
+      return
+    }
+    #expect(keys == ["count"])
+    #expect(store.snapshot.value(forKey: "count")?.kind == .integer(2))
+  }
+
+  @Test func theLoopEndsWhenCancelled() async throws {
+    let store = SettingsStore(layers: [PushingSource(waits: false)])
+    let running = Task { await store.run() }
+    running.cancel()
+    await running.value  // returns: nothing keeps the loop alive once cancelled
+    #expect(running.isCancelled)
+  }
+}
