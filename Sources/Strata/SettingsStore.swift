@@ -76,7 +76,7 @@ public final class SettingsStore: Sendable {
   }
 
   /// Creates a store with the standard layers of an app: vendor, system (with drop-ins), user,
-  /// environment. Writes go to the user's file (the existing `APP.{plist,json,ini}` that wins, else a
+  /// environment, and the command line when `arguments` are given. Writes go to the user's file (the existing `APP.{plist,json,ini}` that wins, else a
   /// new `APP.json`), or to the runtime layer when there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
@@ -84,11 +84,14 @@ public final class SettingsStore: Sendable {
   ///     for where the user's file is then.
   ///   - home: the home directory as the app sees it, instead of the environment's.
   ///   - environment: the process environment.
+  ///   - arguments: `--key value` options for a ``CommandLineLayer`` above the environment, such as
+  ///     `Array(CommandLine.arguments.dropFirst())` or what the program's own parser left over.
   public convenience init(
     app: String, root: String? = nil, home: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil
   ) {
-    let layout = StandardLayout(app: app, root: root, home: home, environment: environment)
+    let layout = StandardLayout(
+      app: app, root: root, home: home, environment: environment, arguments: arguments)
     let options = layout.options()
     var target = WriteTarget.runtime
     if let directory = layout.userDirectory {

@@ -428,7 +428,7 @@ func located(_ error: StrataError, _ origin: Origin) -> StrataError {
     error.path = path
     error.line = line
     error.column = column
-  case .environment(let variable): error.path = "env:\(variable)"
+  case .environment, .commandLine: error.path = origin.description
   case .codeDefault, .runtime: break
   }
   return error
