@@ -114,7 +114,8 @@ public final class SettingsStore: Sendable {
   /// The current generation; it increases with every change.
   public var generation: Int { generationCounter.load(ordering: .acquiring) }
 
-  /// Every key declared by a registered setting, in registration order.
+  /// Every key declared by a registered setting, in registration order, with their old names
+  /// (aliases).
   public var declaredKeys: [String] { state.withLock { $0.declaredKeys } }
 
   /// Reads every layer again and publishes the result if anything changed.
@@ -285,6 +286,11 @@ public final class SettingsStore: Sendable {
           state.declaredKeys.append(box.key)
           added.append(box.key)
         }
+        // Old names (aliases) are known keys too, so that their environment variables still work.
+        for alias in box.aliases where !state.declaredKeys.contains(alias) {
+          state.declaredKeys.append(alias)
+          added.append(alias)
+        }
         if box.traits.contains(.secret) && state.secretKeys.insert(box.key).inserted { addedSecret = true }
         state.registry[box.key, default: []].append(box)
       }
@@ -323,7 +329,7 @@ public final class SettingsStore: Sendable {
         state.registry[box.key]?.removeAll { $0 === box }
         if state.registry[box.key]?.isEmpty == true {
           state.registry[box.key] = nil
-          state.declaredKeys.removeAll { $0 == box.key }
+          state.declaredKeys.removeAll { $0 == box.key || box.aliases.contains($0) }
           state.settingDiagnostics[box.key] = nil
           state.secretKeys.remove(box.key)
         }
