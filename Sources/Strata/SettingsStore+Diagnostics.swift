@@ -52,7 +52,8 @@ extension SettingsStore {
         return SettingsSchema.Entry(
           key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: typeHint),
           typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
-          validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues)
+          validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues,
+          isRequired: box.isRequired, aliases: box.aliases)
       })
   }
 

@@ -236,10 +236,18 @@ public final class SettingsStore: Sendable {
     let registry = state.withLock { state in state.registry }
     var applied: Set<String> = []
     var diagnostics: [String: [Diagnostic]] = [:]
+    // A renamed setting also reads its old keys.
+    func readsAliases(_ box: any AnySettingBox) -> Bool {
+      !box.declaredAliases.isEmpty && box.aliases.contains(where: affected.contains)
+    }
     for (key, boxes) in registry {
       let isAffected = affected.contains(key)
       for box in boxes {
-        if !isAffected && box.advance(from: previous.generation, to: snapshot.generation) { continue }
+        if !isAffected && !readsAliases(box)
+          && box.advance(from: previous.generation, to: snapshot.generation)
+        {
+          continue
+        }
         applied.insert(key)
         let found = box.apply(snapshot)
         if !found.isEmpty { diagnostics[key, default: []] += found }

@@ -10,7 +10,8 @@
 /// precondition): call `requireAll()` first, or read it with `try group.$name.require()`. Once it has a
 /// value, a live edit that removes it keeps the running value, like any edit that is rejected.
 extension Setting {
-  /// Declares a required setting of a `Codable` type: it has no default, so some layer must set it.
+  /// Declares a setting of a `Codable` type without a default: required, unless the type is optional
+  /// (then `nil` when no layer sets it).
   /// - Parameters:
   ///   - key: the key in its section (default: the property's name, in the group's key style).
   ///   - aliases: old keys of the setting, in its section, read when the key is absent.
@@ -23,25 +24,7 @@ extension Setting {
     validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
   ) where Value: Codable {
     self.init(
-      default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes,
-      decode: Self.decodeCodable, encode: Self.encodeCodable)
-  }
-
-  /// Declares an optional setting without writing `= nil`: `nil` when no layer sets it (not required).
-  /// - Parameters:
-  ///   - key: the key in its section (default: the property's name, in the group's key style).
-  ///   - aliases: old keys of the setting, in its section, read when the key is absent.
-  ///   - traits: ``SettingTraits`` such as `.secret`.
-  ///   - help: a one-line description.
-  ///   - validation: a check the value must pass.
-  ///   - attributes: further attributes, such as `.attribute(\.uiSection, "Network")`.
-  public init<Wrapped: Codable & Sendable>(
-    key: String? = nil, aliases: [String] = [], traits: SettingTraits = [], help: String? = nil,
-    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
-  ) where Value == Wrapped? {
-    self.init(
-      default: .some(nil), key: key, aliases: aliases, traits: traits, help: help, validation: validation,
+      default: Self.none, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
       attributes, decode: Self.decodeCodable, encode: Self.encodeCodable)
   }
 
@@ -66,5 +49,11 @@ extension Setting {
       default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
       attributes,
       decode: Self.decodeRaw, encode: Self.encodeRaw)
+  }
+
+  /// `nil` as a value of an optional type (the default of an optional declared without one), else no
+  /// default at all (a required setting).
+  private static var none: Value? {
+    (Value.self as? any ExpressibleByNilLiteral.Type).flatMap { $0.init(nilLiteral: ()) as? Value }
   }
 }

@@ -39,6 +39,15 @@ public struct Setting<Value: Sendable>: Sendable {
       attributes, decode: Self.decodeCodable, encode: Self.encodeCodable)
   }
 
+  /// Declares a setting of a `Codable` type with no options and no default: `@Setting var url: URL`
+  /// (required), `@Setting var replicaURL: URL?` (optional). Swift default-initializes a property
+  /// wrapper through an initializer declared in the type itself, hence this one here (the others
+  /// without a default are in `Setting+Required.swift`); a `RawRepresentable` type that is not
+  /// `Codable` is declared with `@Setting()`.
+  public init() where Value: Codable {
+    self.init(key: nil)
+  }
+
   /// Declares a setting of a `RawRepresentable` type, stored as its raw value.
   public init(
     wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
