@@ -21,7 +21,8 @@ public struct AnySettingRecord: Sendable, CustomStringConvertible {
   public var isRequired: Bool { box.isRequired }
   /// The old keys the setting still reads, in full (`server.maxConn`).
   public var aliases: [String] { box.aliases }
-  /// The default as a tree (`nil` for a nil optional); secrets included, for schema export only.
+  /// The default as a tree (`nil` for a nil optional, or a required setting); secrets included, for
+  /// schema export only.
   public var defaultValue: SettingValue? { box.defaultSettingValue }
 
   /// `server.port = 8443 (/etc/demo/demo.ini:6:8)`, redacted for secrets.
