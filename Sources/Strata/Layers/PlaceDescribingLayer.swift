@@ -24,6 +24,20 @@ extension EnvironmentLayer: PlaceDescribingLayer {
   }
 }
 
+extension KeyPerFileLayer: PlaceDescribingLayer {
+  /// The file named for the key in the directory (`/etc/secrets/db.password`), when the key lies under
+  /// the layer's prefix and can be a file name.
+  public func placeToSet(key: String, options: ParseOptions) -> String? {
+    var name = key
+    if let keyPrefix {
+      guard SettingKey.isKey(key, within: keyPrefix), key != keyPrefix else { return nil }
+      name = String(key.dropFirst(keyPrefix.count + 1))
+    }
+    guard !name.contains("/"), !name.hasPrefix(".") else { return nil }
+    return joinPath(directory, name)
+  }
+}
+
 extension CommandLineLayer: PlaceDescribingLayer {
   /// The option that sets the key: `--server.port`.
   public func placeToSet(key: String, options: ParseOptions) -> String? {
