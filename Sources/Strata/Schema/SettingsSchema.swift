@@ -104,14 +104,10 @@ public struct SettingsSchema: Sendable {
         guard !declares(key) else { return }
         if case .environment = value.origin { return }  // the environment layer reports its own
         if case .codeDefault = value.origin { return }
-        let match = Suggestions.closest(to: key, in: declared)
         var message = "unknown key '\(key)'"
         if case .commandLine(let option) = value.origin {
-          // `--no-debugg` suggests `--no-debug`.
-          let negated = option != CommandLineLayer.option(forKey: key)
-          message = "unknown option '\(option)'"
-          if let match { message += " (did you mean '\(negated ? "--no-" + match : "--" + match)'?)" }
-        } else if let match {
+          message = UnknownOptions.message(option: option, key: key, candidates: declared)
+        } else if let match = Suggestions.closest(to: key, in: declared) {
           message += " (did you mean '\(match)'?)"
         }
         let origin = positions.origin(ofKey: SettingKey.names(in: key), valueOrigin: value.origin)
