@@ -107,4 +107,46 @@ final class BareRequiredSettings: SettingsGroup, @unchecked Sendable {
     #expect(group.timeout == nil)
     #expect(group.store.missingRequiredKeys == ["bareRequired.token"])
   }
+
+  @Test func readingOneThatNeverHadAValueStopsTheProgramWithWhereToSetIt() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let store = SettingsStore(layers: [EnvironmentLayer(prefix: "DEMO", variables: [:])])
+      let group = BareRequiredSettings(store: store)
+      _ = group.token
+    }
+    let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      errors.contains(
+        "required setting 'bareRequired.token' has no value; set it in DEMO_BARE_REQUIRED_TOKEN"))
+    #expect(errors.contains("try store.requireAll()"))
+  }
+}
+
+/// A `RawRepresentable` type that is not `Codable`.
+struct Shard: RawRepresentable, Sendable, Equatable {
+  var rawValue: Int
+}
+
+/// Every declaration form without a default.
+final class DeclarationFormsSettings: SettingsGroup, @unchecked Sendable {
+  @Setting(key: "database_kind") var kind: DatabaseKind
+  @Setting() var shard: Shard
+  @Setting(help: "A replica to read from") var replicaURL: URL?
+}
+
+@Suite struct DeclarationFormsTests {
+  @Test func explicitFormsAreRequiredUnlessOptionalAndDecodeTheirTypes() throws {
+    let store = SettingsStore(layers: [
+      CommandLineLayer(arguments: [
+        "--declarationForms.database_kind=postgres", "--declarationForms.shard", "3",
+      ])
+    ])
+    let group = DeclarationFormsSettings(store: store)
+    #expect(group.$kind.isRequired && group.$shard.isRequired && !group.$replicaURL.isRequired)
+    try store.requireAll()
+    #expect(group.kind == .postgres)
+    #expect(group.shard == Shard(rawValue: 3))
+    #expect(group.replicaURL == nil)
+    #expect(group.$replicaURL.defaultValue == .some(nil))
+  }
 }
