@@ -147,3 +147,19 @@ final class FlagSettings: SettingsGroup, @unchecked Sendable {
     #expect(alone.diagnostics.isEmpty)
   }
 }
+
+@Suite struct CommandLineOriginDumpTests {
+  @Test func originsPrintAsTheOptionInTableAndJSONDumps() throws {
+    let store = SettingsStore(layers: [
+      EnvironmentLayer(prefix: "DEMO", variables: ["DEMO_SERVER_PORT": "7000"]),
+      CommandLineLayer(arguments: ["--server.port", "9000"]),
+    ])
+    let table = try Dump.render(
+      store.snapshot, options: DumpOptions(showOrigin: true, showShadowed: true, environmentPrefix: "DEMO"))
+    #expect(table.contains("9000"))
+    #expect(table.contains("arg:--server.port"))
+    #expect(table.contains("env:DEMO_SERVER_PORT"))
+    let json = try Dump.render(store.snapshot, options: DumpOptions(format: .json, showOrigin: true))
+    #expect(json.contains("\"arg:--server.port\""))
+  }
+}
