@@ -114,40 +114,6 @@ final class FlagSettings: SettingsGroup, @unchecked Sendable {
   }
 }
 
-@Suite struct PlacesToSetTests {
-  @Test func everyLayerThatCanSetAKeySaysWhereHighestFirst() throws {
-    try withTemporaryDirectory { dir in
-      try write("[server]\n", to: dir + "/etc/demo/demo.json")
-      let layout = StandardLayout(app: "demo", root: dir, environment: [:], arguments: [])
-      var layers = layout.layers
-      layers.append(KeyPerFileLayer(directory: "/run/secrets", keyPrefix: "server"))
-      let stack = LayerStack(layers: layers, options: layout.options())
-      #expect(
-        stack.placesToSet(key: "server.port") == [
-          "/run/secrets/port", "--server.port", "DEMO_SERVER_PORT", "/home/user/.config/demo/demo.ini",
-          "/etc/demo/demo.json",
-        ])
-      #expect(!stack.placesToSet(key: "log.level").contains { $0.hasPrefix("/run/secrets") })
-    }
-  }
-}
-
-@Suite struct UnknownOptionsTests {
-  @Test func withoutDeclaredSettingsOptionsAreCheckedAgainstTheOtherLayersKeys() {
-    let files = StaticLayer(
-      scope: .system, root: fileTree("/etc/demo/demo.ini", [("server.port", .string("8443"))]))
-    let store = SettingsStore(layers: [
-      files, CommandLineLayer(arguments: ["--server.prot=1", "--server.port=2"]),
-    ])
-    #expect(
-      store.diagnostics.map(\.description) == [
-        "arg:--server.prot: warning: unknown option '--server.prot' (did you mean '--server.port'?)"
-      ])
-    let alone = SettingsStore(layers: [CommandLineLayer(arguments: ["--anything=1"])])
-    #expect(alone.diagnostics.isEmpty)
-  }
-}
-
 @Suite struct CommandLineOriginDumpTests {
   @Test func originsPrintAsTheOptionInTableAndJSONDumps() throws {
     let store = SettingsStore(layers: [
