@@ -76,8 +76,9 @@ public final class SettingsStore: Sendable {
   }
 
   /// Creates a store with the standard layers of an app: vendor, system (with drop-ins), user,
-  /// environment, and the command line when `arguments` are given. Writes go to the user's file (the existing `APP.{plist,json,ini}` that wins, else a
-  /// new `APP.json`), or to the runtime layer when there is no home directory.
+  /// environment, and the command line when `arguments` are given. Writes go to the user's file (the
+  /// existing `APP.{plist,json,ini}` that wins, else a new `APP.json`), or to the runtime layer when
+  /// there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
   ///   - root: a directory under which absolute paths are resolved (for tests); see ``StandardLayout``
@@ -236,14 +237,10 @@ public final class SettingsStore: Sendable {
     let registry = state.withLock { state in state.registry }
     var applied: Set<String> = []
     var diagnostics: [String: [Diagnostic]] = [:]
-    // A renamed setting also reads its old keys.
-    func readsAliases(_ box: any AnySettingBox) -> Bool {
-      !box.declaredAliases.isEmpty && box.aliases.contains(where: affected.contains)
-    }
     for (key, boxes) in registry {
       let isAffected = affected.contains(key)
       for box in boxes {
-        if !isAffected && !readsAliases(box)
+        if !isAffected && !box.readsAlias(in: affected)
           && box.advance(from: previous.generation, to: snapshot.generation)
         {
           continue

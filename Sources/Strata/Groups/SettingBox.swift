@@ -34,6 +34,8 @@ protocol AnySettingBox: AnyObject, Sendable {
   var isRequired: Bool { get }
   /// Whether the setting has no value now: it is required and no layer sets a usable one.
   var isMissing: Bool { get }
+  /// Whether one of the setting's old keys is among `keys` (a renamed setting reads them too).
+  func readsAlias(in keys: Set<String>) -> Bool
   /// Binds the setting to a store, its full key and its old keys.
   func bind(store: SettingsStore, key: String, aliases: [String], propertyName: String)
   /// Ends every stream.

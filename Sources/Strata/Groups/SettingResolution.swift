@@ -71,3 +71,10 @@ extension SettingBox {
 
 /// What a required setting without a value shows as text (dumps, `allSettings`).
 let missingText = "<missing>"
+
+extension SettingBox {
+  func readsAlias(in keys: Set<String>) -> Bool {
+    // `declaredAliases` first: it needs no lock, and almost no setting has any.
+    !declaredAliases.isEmpty && aliases.contains(where: keys.contains)
+  }
+}

@@ -74,6 +74,17 @@ final class RenamedPoolSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
+  @Test func anEditOfTheOldKeyIsPickedUpOnReload() throws {
+    try withTemporaryDirectory { dir in
+      let store = try store([("a.ini", "[server]\nmaxConn = 50\n")], in: dir)
+      let pool = RenamedPoolSettings(store: store)
+      #expect(pool.maxConnections == 50)
+      try write("[server]\nmaxConn = 60\n", to: dir + "/a.ini")
+      store.reload(paths: [dir + "/a.ini"])
+      #expect(pool.maxConnections == 60)
+    }
+  }
+
   @Test func theOldOptionStillWorks() {
     let store = SettingsStore(layers: [CommandLineLayer(arguments: ["--server.maxConn=9"])])
     let pool = RenamedPoolSettings(store: store)
