@@ -8,7 +8,8 @@
 /// - `--server.port 9000` and `--server.port=9000` set `server.port`; the key follows ``SettingKey``
 ///   (`--www."listen.owner"=nobody` sets one name holding a dot; the first `=` outside quotes ends the
 ///   key).
-/// - A bare `--debug` sets `debug` to `true`, `--no-debug` to `false`. An option is bare when nothing
+/// - A bare `--debug` sets `debug` to `true`, `--no-debug` to `false` (a key that itself starts with
+///   `no-` is set with a value: `--no-cache=true`). An option is bare when nothing
 ///   follows it, or the next argument is another option (`-x`, `--y`) or `--`; a negative number
 ///   (`--offset -5`) is a value. So a Bool flag written just before a positional argument takes it as
 ///   its value: write `--debug=true`, or put positional arguments after `--`.
