@@ -9,18 +9,21 @@ public enum Origin: Sendable, Hashable, CustomStringConvertible {
   case file(path: String, line: Int, column: Int)
   /// An environment variable, by its name.
   case environment(variable: String)
+  /// A command-line option, as written up to its value: `--server.port`, `--no-debug`.
+  case commandLine(option: String)
   /// A default declared in code.
   case codeDefault
   /// A value set at run time through the store (not from any file).
   case runtime
 
   /// The text shown in dumps and diagnostics: `/etc/demo/demo.ini:12:8`, `env:DEMO_SERVER_PORT`,
-  /// `default`, `runtime`.
+  /// `arg:--server.port`, `default`, `runtime`.
   public var description: String {
     switch self {
     case .file(let path, let line, let column):
       line > 0 ? "\(path):\(line):\(column)" : path
     case .environment(let variable): "env:\(variable)"
+    case .commandLine(let option): "arg:\(option)"
     case .codeDefault: "default"
     case .runtime: "runtime"
     }

@@ -2,14 +2,16 @@
 extension SettingsStore {
   /// Every problem known now: files that failed to load, values that did not convert, and, once
   /// settings are registered, keys no setting declares, environment names that collide, and secrets
-  /// in files others can read.
+  /// in files others can read (before that, command-line options that set no key of another layer).
   public var diagnostics: [Diagnostic] {
     let snapshot = self.snapshot
     let settingDiagnostics = state.withLock {
       $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value)
     }
     let schema = self.schema
-    guard !schema.entries.isEmpty else { return snapshot.diagnostics + settingDiagnostics }
+    guard !schema.entries.isEmpty else {
+      return snapshot.diagnostics + settingDiagnostics + UnknownOptions.diagnostics(in: snapshot)
+    }
     return snapshot.diagnostics + settingDiagnostics
       + schema.unknownKeys(in: snapshot, resolvePath: stack.options.resolvePath)
       + environmentCollisions(schema) + exposedSecrets(schema, snapshot)
@@ -52,7 +54,8 @@ extension SettingsStore {
         return SettingsSchema.Entry(
           key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: typeHint),
           typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
-          validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues)
+          validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues,
+          isRequired: box.isRequired, aliases: box.aliases)
       })
   }
 

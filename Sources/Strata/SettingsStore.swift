@@ -78,19 +78,23 @@ public final class SettingsStore: Sendable {
   }
 
   /// Creates a store with the standard layers of an app: vendor, system (with drop-ins), user,
-  /// environment. Writes go to the user's file (the existing `APP.{plist,json,ini}` that wins, else a
-  /// new `APP.json`), or to the runtime layer when there is no home directory.
+  /// environment, and the command line when `arguments` are given. Writes go to the user's file (the
+  /// existing `APP.{plist,json,ini}` that wins, else a new `APP.json`), or to the runtime layer when
+  /// there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
   ///   - root: a directory under which absolute paths are resolved (for tests); see ``StandardLayout``
   ///     for where the user's file is then.
   ///   - home: the home directory as the app sees it, instead of the environment's.
   ///   - environment: the process environment.
+  ///   - arguments: `--key value` options for a ``CommandLineLayer`` above the environment, such as
+  ///     `Array(CommandLine.arguments.dropFirst())` or what the program's own parser left over.
   public convenience init(
     app: String, root: String? = nil, home: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil
   ) {
-    let layout = StandardLayout(app: app, root: root, home: home, environment: environment)
+    let layout = StandardLayout(
+      app: app, root: root, home: home, environment: environment, arguments: arguments)
     let options = layout.options()
     var target = WriteTarget.runtime
     if let directory = layout.userDirectory {
@@ -113,7 +117,8 @@ public final class SettingsStore: Sendable {
   /// The current generation; it increases with every change.
   public var generation: Int { generationCounter.load(ordering: .acquiring) }
 
-  /// Every key declared by a registered setting, in registration order.
+  /// Every key declared by a registered setting, in registration order, with their old names
+  /// (aliases).
   public var declaredKeys: [String] { state.withLock { $0.declared.keys } }
 
   /// Reads every layer again and publishes the result if anything changed.
@@ -253,7 +258,11 @@ public final class SettingsStore: Sendable {
     for (key, boxes) in registry {
       let isAffected = affected.contains(key)
       for box in boxes {
-        if !isAffected && box.advance(from: previous.generation, to: snapshot.generation) { continue }
+        if !isAffected && !box.readsAlias(in: affected)
+          && box.advance(from: previous.generation, to: snapshot.generation)
+        {
+          continue
+        }
         applied.insert(key)
         let found = box.apply(snapshot)
         if !found.isEmpty { diagnostics[key, default: []] += found }
@@ -300,6 +309,11 @@ public final class SettingsStore: Sendable {
           state.declared.add(box.key)
           added.append(box.key)
         }
+        // Old names (aliases) are known keys too, so that their environment variables still work.
+        for alias in box.aliases where !state.declared.contains(alias) {
+          state.declared.add(alias)
+          added.append(alias)
+        }
         if box.traits.contains(.secret) && state.secretKeys.insert(box.key).inserted { addedSecret = true }
         state.registry[box.key, default: []].append(box)
       }
@@ -339,6 +353,7 @@ public final class SettingsStore: Sendable {
         if state.registry[box.key]?.isEmpty == true {
           state.registry[box.key] = nil
           state.declared.remove(box.key)
+          for alias in box.aliases { state.declared.remove(alias) }
           state.settingDiagnostics[box.key] = nil
           state.secretKeys.remove(box.key)
         }

@@ -19,7 +19,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
       case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
-      case tooManyValues, includeOutsideTree, skipped, deprecated
+      case tooManyValues, includeOutsideTree, skipped, deprecated, missingRequired
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -76,6 +76,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let skipped = Code(.skipped)
     /// A `.deprecated` setting is set in a file or the environment (a warning).
     public static let deprecated = Code(.deprecated)
+    /// A required setting (declared without a default) that no layer sets to a usable value.
+    public static let missingRequired = Code(.missingRequired)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }

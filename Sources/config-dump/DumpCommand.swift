@@ -38,7 +38,10 @@ struct DumpCommand {
     }
     let stack = stack(schema: schema)
     var snapshot = stack.load()
-    if let schema { snapshot = schema.applied(to: snapshot, resolvePath: stack.options.resolvePath) }
+    if let schema {
+      snapshot = schema.applied(
+        to: snapshot, resolvePath: stack.options.resolvePath, placesToSet: { stack.placesToSet(key: $0) })
+    }
     loaded(snapshot)
     if !arguments.showSecrets { snapshot = snapshot.redacting(secretKeys(of: snapshot, schema: schema)) }
     let diagnostics = snapshot.diagnostics
@@ -99,7 +102,10 @@ struct DumpCommand {
     let restartRequired = Set(
       schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])
     func view(_ snapshot: Snapshot) -> Snapshot {
-      schema.map { $0.applied(to: snapshot, resolvePath: stack.options.resolvePath) } ?? snapshot
+      schema.map {
+        $0.applied(
+          to: snapshot, resolvePath: stack.options.resolvePath, placesToSet: { stack.placesToSet(key: $0) })
+      } ?? snapshot
     }
     var previous = view(dumped)
     let events = store.events

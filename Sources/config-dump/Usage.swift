@@ -28,7 +28,9 @@ let usage = """
     --schema FILE         a JSON Schema exported by the app (SettingsSchema.jsonSchema): values are
                           converted to their declared types (a value that does not convert falls
                           back to the next lower layer), unset keys show their defaults, secrets are
-                          redacted, and --check reports unknown keys with a "did you mean"
+                          redacted, old keys (aliases) read as their settings' keys, and --check
+                          reports unknown keys with a "did you mean", old keys as deprecated, and
+                          required settings that nothing sets (an error naming the file and variable)
     --show-secrets        print secret values in clear. Secrets are: a schema's secret settings; keys no
                           schema declares whose last name has a word password, passwd, pwd,
                           passphrase, secret(s), token, credential(s), api/private/secret/access/

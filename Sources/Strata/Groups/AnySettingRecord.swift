@@ -8,7 +8,8 @@ public struct AnySettingRecord: Sendable, CustomStringConvertible {
   public var propertyName: String { box.propertyName }
   /// The declared type, as written in Swift (`Int`, `[String]`, `Duration`).
   public var typeName: String { box.typeName }
-  /// The effective value as text; `<redacted>` for secrets.
+  /// The effective value as text; `<redacted>` for secrets, `<missing>` for a required setting without
+  /// a value.
   public var valueText: String { box.currentText().text }
   /// Where the effective value came from.
   public var origin: Origin { box.currentText().origin }
@@ -16,7 +17,12 @@ public struct AnySettingRecord: Sendable, CustomStringConvertible {
   public var traits: SettingTraits { box.traits }
   /// The attributes.
   public var attributes: SettingAttributes { box.attributes }
-  /// The default as a tree (`nil` for a nil optional); secrets included, for schema export only.
+  /// Whether the setting was declared without a default, so that some layer must set it.
+  public var isRequired: Bool { box.isRequired }
+  /// The old keys the setting still reads, in full (`server.maxConn`).
+  public var aliases: [String] { box.aliases }
+  /// The default as a tree (`nil` for a nil optional, or a required setting); secrets included, for
+  /// schema export only.
   public var defaultValue: SettingValue? { box.defaultSettingValue }
 
   /// `server.port = 8443 (/etc/demo/demo.ini:6:8)`, redacted for secrets.

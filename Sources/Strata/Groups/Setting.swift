@@ -11,7 +11,8 @@ import Observation
 /// ```
 ///
 /// Reading the property returns the value for the store's current generation, decoded once and cached.
-/// Assigning writes it to the store (see ``SettingsGroup``). `$name` is the setting's
+/// A setting declared without a default (`@Setting var databaseURL: URL`) is required: see
+/// ``SettingsStore/requireAll()``. Assigning writes it to the store (see ``SettingsGroup``). `$name` is the setting's
 /// ``SettingRecord``. Used outside a `SettingsGroup`, `@Setting` does not compile.
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
@@ -23,44 +24,73 @@ public struct Setting<Value: Sendable>: Sendable {
   ///   - wrappedValue: the default, used when no layer sets a usable value.
   ///   - key: the key in its section (default: the property's name, in the group's key style); a dot
   ///     nests (`"tls.cert"`), a quoted name keeps its dot (`#""listen.owner""#`, see ``SettingKey``).
+  ///   - aliases: old keys of the setting, in its section, read when the key is absent (with a warning
+  ///     that the old name is deprecated).
   ///   - traits: ``SettingTraits`` such as `.secret`.
   ///   - help: a one-line description.
   ///   - validation: a check the value must pass.
   ///   - attributes: further attributes, such as `.attribute(\.uiSection, "Network")`.
   public init(
-    wrappedValue: Value, key: String? = nil, traits: SettingTraits = [], help: String? = nil,
-    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
+    help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
   ) where Value: Codable {
-    box = SettingBox(
-      defaultValue: wrappedValue, key: key, traits: traits, attributes: Self.attributes(help, attributes),
-      validation: validation,
-      decode: { value, key throws(StrataError) in
-        try SettingDecoder().decode(Value.self, from: value, key: key)
-      },
-      encode: { value throws(StrataError) in try SettingEncoder().encode(value) })
+    self.init(
+      default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
+      attributes, decode: Self.decodeCodable, encode: Self.encodeCodable)
+  }
+
+  /// Declares a setting of a `Codable` type with no options and no default: `@Setting var url: URL`
+  /// (required), `@Setting var replicaURL: URL?` (optional). Swift default-initializes a property
+  /// wrapper through an initializer declared in the type itself, hence this one here (the others
+  /// without a default are in `Setting+Required.swift`); a `RawRepresentable` type that is not
+  /// `Codable` is declared with `@Setting()`.
+  public init() where Value: Codable {
+    self.init(key: nil)
   }
 
   /// Declares a setting of a `RawRepresentable` type, stored as its raw value.
   public init(
-    wrappedValue: Value, key: String? = nil, traits: SettingTraits = [], help: String? = nil,
-    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
+    help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
   ) where Value: RawRepresentable, Value.RawValue: Codable {
-    box = SettingBox(
-      defaultValue: wrappedValue, key: key, traits: traits, attributes: Self.attributes(help, attributes),
-      validation: validation, decode: Self.decodeRaw, encode: Self.encodeRaw)
+    self.init(
+      default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
+      attributes, decode: Self.decodeRaw, encode: Self.encodeRaw)
   }
 
   /// Declares a setting of a `RawRepresentable` type that is also `Codable`: stored as its raw value.
   public init(
-    wrappedValue: Value, key: String? = nil, traits: SettingTraits = [], help: String? = nil,
-    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
+    help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
   ) where Value: RawRepresentable & Codable, Value.RawValue: Codable {
-    box = SettingBox(
-      defaultValue: wrappedValue, key: key, traits: traits, attributes: Self.attributes(help, attributes),
-      validation: validation, decode: Self.decodeRaw, encode: Self.encodeRaw)
+    self.init(
+      default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
+      attributes, decode: Self.decodeRaw, encode: Self.encodeRaw)
   }
 
-  @Sendable private static func decodeRaw(_ value: SettingValue, _ key: String) throws(StrataError) -> Value
+  /// The one place a declaration becomes a box; `default` is `nil` for a required setting.
+  init(
+    default defaultValue: Value?, key: String?, aliases: [String], traits: SettingTraits, help: String?,
+    validation: SettingValidation<Value>?, _ attributes: [SettingAttribute],
+    decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
+    encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
+  ) {
+    box = SettingBox(
+      defaultValue: defaultValue, key: key, aliases: aliases, traits: traits,
+      attributes: Self.attributes(help, attributes), validation: validation, decode: decode, encode: encode)
+  }
+
+  @Sendable static func decodeCodable(_ value: SettingValue, _ key: String) throws(StrataError) -> Value
+  where Value: Codable {
+    try SettingDecoder().decode(Value.self, from: value, key: key)
+  }
+
+  @Sendable static func encodeCodable(_ value: Value) throws(StrataError) -> SettingValue?
+  where Value: Codable {
+    try SettingEncoder().encode(value)
+  }
+
+  @Sendable static func decodeRaw(_ value: SettingValue, _ key: String) throws(StrataError) -> Value
   where Value: RawRepresentable, Value.RawValue: Codable {
     let raw = try SettingDecoder().decode(Value.RawValue.self, from: value, key: key)
     guard let decoded = Value(rawValue: raw) else {
@@ -72,7 +102,7 @@ public struct Setting<Value: Sendable>: Sendable {
     return decoded
   }
 
-  @Sendable private static func encodeRaw(_ value: Value) throws(StrataError) -> SettingValue?
+  @Sendable static func encodeRaw(_ value: Value) throws(StrataError) -> SettingValue?
   where Value: RawRepresentable, Value.RawValue: Codable {
     try SettingEncoder().encode(value.rawValue)
   }

@@ -26,8 +26,18 @@ protocol AnySettingBox: AnyObject, Sendable {
   func currentText() -> (text: String, origin: Origin)
   /// The key given in the declaration (`@Setting(key: "max_connections")`), if any.
   var declaredKey: String? { get }
-  /// Binds the setting to a store and its full key.
-  func bind(store: SettingsStore, key: String, propertyName: String)
+  /// The old keys given in the declaration (`@Setting(aliases: ["maxConn"])`), in the group's section.
+  var declaredAliases: [String] { get }
+  /// The old keys, in full (`server.maxConn`), once bound.
+  var aliases: [String] { get }
+  /// Whether the setting was declared without a default, so that some layer must set it.
+  var isRequired: Bool { get }
+  /// Whether the setting has no value now: it is required and no layer sets a usable one.
+  var isMissing: Bool { get }
+  /// Whether one of the setting's old keys is among `keys` (a renamed setting reads them too).
+  func readsAlias(in keys: Set<String>) -> Bool
+  /// Binds the setting to a store, its full key and its old keys.
+  func bind(store: SettingsStore, key: String, aliases: [String], propertyName: String)
   /// Ends every stream.
   func finish()
 }
@@ -39,8 +49,10 @@ protocol AnySettingBox: AnyObject, Sendable {
 @usableFromInline
 final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its lock.
-  @usableFromInline let defaultValue: Value
+  /// The default; `nil` for a required setting.
+  @usableFromInline let defaultValue: Value?
   let declaredKey: String?
+  let declaredAliases: [String]
   let traits: SettingTraits
   let attributes: SettingAttributes
   let validation: SettingValidation<Value>?
@@ -55,10 +67,12 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   struct State {
     @usableFromInline var store: SettingsStore?
     var key = ""
+    var aliases: [String] = []
     var propertyName = ""
     /// The value for `generation` (-1: nothing cached yet).
     @usableFromInline var generation = -1
-    @usableFromInline var value: Value
+    /// `nil` only for a required setting that has never had a value.
+    @usableFromInline var value: Value?
     var origin: Origin = .codeDefault
     /// The newest snapshot generation applied; older ones arriving late are ignored.
     var appliedGeneration = -1
@@ -80,7 +94,8 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   /// A setting's value for a snapshot, and how it was found.
   struct Resolution {
-    var value: Value
+    /// `nil` when no layer has a usable value and there is no default (a missing required setting).
+    var value: Value?
     var origin: Origin
     var diagnostics: [Diagnostic]
     /// Why the effective value (the highest layer's) was rejected, if it was.
@@ -90,13 +105,15 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   }
 
   init(
-    defaultValue: Value, key: String?, traits: SettingTraits, attributes: SettingAttributes,
+    defaultValue: Value?, key: String?, aliases: [String], traits: SettingTraits,
+    attributes: SettingAttributes,
     validation: SettingValidation<Value>?,
     decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
     encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
   ) {
     self.defaultValue = defaultValue
     self.declaredKey = key
+    self.declaredAliases = aliases
     self.traits = traits
     self.isRestartRequired = traits.contains(.restartRequired)
     var attributes = attributes
@@ -110,16 +127,20 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   var key: String { state.withLock { $0.key } }
   var propertyName: String { state.withLock { $0.propertyName } }
+  var aliases: [String] { state.withLock { $0.aliases } }
+  var isRequired: Bool { defaultValue == nil }
+  var isMissing: Bool { isRequired && readIfPresent() == nil }
   var store: SettingsStore? { state.withLock { $0.store } }
   var typeName: String { describeType(Value.self) }
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
-  var defaultSettingValue: SettingValue? { try? encode(defaultValue) }
+  var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
 
   /// Binds the box to a store and key (at group init, or when a nested group is re-bound).
-  func bind(store: SettingsStore, key: String, propertyName: String) {
+  func bind(store: SettingsStore, key: String, aliases: [String], propertyName: String) {
     state.withLock { state in
       state.store = store
       state.key = key
+      state.aliases = aliases
       state.propertyName = propertyName
       state.generation = -1
       state.appliedGeneration = -1
@@ -130,22 +151,37 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// the value), else resolved outside the lock and cached.
   @inlinable
   func read() -> Value {
+    if let value = readIfPresent() { return value }
+    missingValue()
+  }
+
+  /// The value for the current generation, or `nil` for a required setting that has no value.
+  @inlinable
+  func readIfPresent() -> Value? {
     // The hot path, inlined and specialized in the caller: one lock acquisition to copy the cached
     // value when its generation is the store's (read atomically) and no consistent-snapshot pin is
-    // active.
-    let hit = state.withLock { state -> Value? in
-      guard let store = state.store else { return defaultValue }
-      if state.isRunningValueFixed { return state.value }
+    // active. The outer optional is the cache miss.
+    let hit = state.withLock { state -> Value?? in
+      guard let store = state.store else { return .some(defaultValue) }
+      if state.isRunningValueFixed { return .some(state.value) }
       if store.pinCount.load(ordering: .relaxed) == 0,
         state.generation == store.generationCounter.load(ordering: .acquiring)
       {
-        if isRestartRequired { state.isRunningValueFixed = true }
-        return state.value
+        if isRestartRequired && state.value != nil { state.isRunningValueFixed = true }
+        return .some(state.value)
       }
       return nil
     }
     if let hit { return hit }
     return readResolving()
+  }
+
+  /// Stops the program: a required setting that has never had a value was read.
+  @usableFromInline
+  func missingValue() -> Never {
+    preconditionFailure(
+      "\(missingError()); call `try store.requireAll()` at start-up to report every missing setting before serving"
+    )
   }
 
   /// An assignment through the property: a write that cannot throw, so a failure is reported to the
@@ -161,7 +197,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   /// The slow path: resolve the value for the snapshot reads should see, and cache it.
   @usableFromInline
-  func readResolving() -> Value {
+  func readResolving() -> Value? {
     guard let store = state.withLock({ $0.store }) else { return defaultValue }
     let snapshot = store.readingSnapshot()
     let resolved = resolve(in: snapshot, key: key)
@@ -180,7 +216,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
         }
       }
       state.hasRunningValue = true
-      if isRestartRequired { state.isRunningValueFixed = true }
+      if isRestartRequired && state.value != nil { state.isRunningValueFixed = true }
       return state.value
     }
   }
@@ -191,53 +227,6 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   func keepsRunningValue(_ state: State, _ resolved: Resolution) -> Bool {
     resolved.rejectedTop != nil && state.hasRunningValue
       && (state.isHoldingLastGood || state.rejection == nil)
-  }
-
-  /// The value, origin and problems for a snapshot: the effective value if it converts and validates,
-  /// else the next lower layer's, else the default.
-  func resolve(in snapshot: Snapshot, key: String) -> Resolution {
-    var candidates: [SettingValue] = []
-    if let entry = snapshot.entry(forKey: key) {
-      candidates = [entry.value] + entry.shadowed.map(\.value)
-    } else if let node = snapshot.value(forKey: key) {
-      candidates = [node]
-    }
-    var resolution = Resolution(value: defaultValue, origin: .codeDefault, diagnostics: [])
-    if traits.contains(.deprecated), let top = candidates.first {
-      resolution.diagnostics.append(
-        Diagnostic(
-          .warning,
-          located(
-            StrataError(.deprecated, "\(key) is deprecated\(attributes.help.map { ": \($0)" } ?? "")"),
-            top.origin)))
-    }
-    for (index, candidate) in candidates.enumerated() {
-      var rejection: StrataError
-      do {
-        let value = try decode(candidate, key)
-        if let validation, !validation.check(value) {
-          let shown = traits.contains(.secret) ? redactedText : candidate.description
-          rejection = located(
-            StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)"),
-            candidate.origin)
-        } else {
-          resolution.candidates += candidates[index...].map { ($0, nil) }
-          resolution.value = value
-          resolution.origin = candidate.origin
-          return resolution
-        }
-      } catch {
-        rejection = error
-        if traits.contains(.secret) {
-          rejection.message = "expected \(typeName) for \(key), found \(redactedText)"
-        }
-        rejection = located(rejection, candidate.origin)
-      }
-      if index == 0 { resolution.rejectedTop = rejection }
-      resolution.candidates.append((candidate, rejection.message))
-      resolution.diagnostics.append(Diagnostic(.error, rejection))
-    }
-    return resolution
   }
 
   func advance(from previous: Int, to generation: Int) -> Bool {
@@ -263,7 +252,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   func apply(_ snapshot: Snapshot) -> [Diagnostic] {
     let key = self.key
     let resolved = resolve(in: snapshot, key: key)
-    let encoded = try? encode(resolved.value)
+    let encoded: SettingValue? = resolved.value.flatMap { try? encode($0) }
     let restartRequired = traits.contains(.restartRequired)
     let isSecret = traits.contains(.secret)
     let (listeners, observe, notices) = state.withLock {
@@ -289,12 +278,12 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       state.rejection = resolved.rejectedTop
       state.isHoldingLastGood = false
       if state.isRunningValueFixed {
-        let running = (try? encode(state.value)) ?? nil
+        let running: SettingValue? = state.value.flatMap { try? encode($0) }
         guard !(running == encoded) else { return ([], nil, notices + [.noLongerPending]) }
         let shown = { (value: SettingValue?) in isSecret ? redactedText : value.map(ValueText.plain) ?? "nil"
         }
         let pending = PendingRestart(
-          key: key, runningValue: shown(running), newValue: shown(encoded ?? nil), origin: resolved.origin)
+          key: key, runningValue: shown(running), newValue: shown(encoded), origin: resolved.origin)
         return ([], nil, notices + [.pendingRestart(pending)])
       }
       if state.generation < snapshot.generation {
@@ -302,7 +291,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
         state.value = resolved.value
         state.origin = resolved.origin
         // A restart-required setting keeps the value it started with once the program has read it.
-        state.isRunningValueFixed = restartRequired && state.delivered != nil
+        state.isRunningValueFixed = restartRequired && state.delivered != nil && state.value != nil
       }
       state.hasRunningValue = true
       let first = state.delivered == nil
@@ -312,7 +301,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       return (Array(state.continuations.values), state.observe, notices)
     }
     observe?()
-    for continuation in listeners { continuation.yield(resolved.value) }
+    if let value = resolved.value {
+      for continuation in listeners { continuation.yield(value) }
+    }
     for notice in notices {
       switch notice {
       case .pendingRestart(let pending): store?.recordPendingRestart(pending)
@@ -341,8 +332,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   }
 
   func currentText() -> (text: String, origin: Origin) {
-    let value = read()
+    let value = readIfPresent()
     let origin = state.withLock { $0.origin }
+    guard let value else { return (missingText, origin) }
     if traits.contains(.secret) { return (redactedText, origin) }
     let text = (try? encode(value)).flatMap { $0 }.map(ValueText.plain) ?? "nil"
     return (text, origin)
@@ -350,7 +342,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   /// The origin of the current value.
   var origin: Origin {
-    _ = read()
+    _ = readIfPresent()
     return state.withLock { $0.origin }
   }
 
@@ -364,14 +356,14 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// The current value, then every change.
   func values() -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(64))
-    continuation.yield(read())
+    if let value = readIfPresent() { continuation.yield(value) }
     subscribe(continuation)
     return stream
   }
 
   private func subscribe(_ continuation: AsyncStream<Value>.Continuation) {
     let id = state.withLock { state in
-      if state.delivered == nil { state.delivered = (try? encode(state.value)) ?? nil }
+      if state.delivered == nil { state.delivered = state.value.flatMap { try? encode($0) } }
       let id = state.nextContinuation
       state.nextContinuation += 1
       state.continuations[id] = continuation
@@ -428,7 +420,7 @@ func located(_ error: StrataError, _ origin: Origin) -> StrataError {
     error.path = path
     error.line = line
     error.column = column
-  case .environment(let variable): error.path = "env:\(variable)"
+  case .environment, .commandLine: error.path = origin.description
   case .codeDefault, .runtime: break
   }
   return error

@@ -11,10 +11,23 @@
 public struct SettingRecord<Value: Sendable>: Sendable {
   let box: SettingBox<Value>
 
-  /// The effective value (what reading the property returns).
+  /// The effective value (what reading the property returns). Reading a required setting that has no
+  /// value stops the program; see ``require()``.
   public var value: Value { box.read() }
-  /// The default declared in code.
-  public var defaultValue: Value { box.defaultValue }
+
+  /// The effective value, or an error naming where it can be set when the setting is required and no
+  /// layer sets a usable value.
+  /// - Throws: `missingRequired`.
+  public func require() throws(StrataError) -> Value {
+    if let value = box.readIfPresent() { return value }
+    throw box.missingError()
+  }
+  /// The default declared in code; `nil` for a required setting (declared without one).
+  public var defaultValue: Value? { box.defaultValue }
+  /// Whether the setting was declared without a default, so that some layer must set it.
+  public var isRequired: Bool { box.isRequired }
+  /// The old keys the setting still reads, in full (`server.maxConn`).
+  public var aliases: [String] { box.aliases }
   /// The full dotted key, such as `server.port`.
   public var key: String { box.key }
   /// Where the effective value came from: `/etc/demo/demo.ini:6:8`, `env:DEMO_SERVER_PORT`, `default`.
@@ -77,7 +90,9 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     }
     let encoded = try box.encode(newValue)
     // The value the setting has already (by type: "8080" in an INI file is 8080): nothing to write.
-    if let encoded, let current = try? box.encode(box.read()), current == encoded { return }
+    if let encoded, let current = box.readIfPresent().flatMap({ try? box.encode($0) }), current == encoded {
+      return
+    }
     try store.write(encoded, forKey: key)
   }
 

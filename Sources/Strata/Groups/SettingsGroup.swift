@@ -88,9 +88,11 @@ open class SettingsGroup: @unchecked Sendable, Observable {
     store = newStore
     sectionPath = newPath
     let style = type(of: self).keyStyle
+    func full(_ local: String) -> String { newPath.isEmpty ? local : newPath + "." + local }
     for (name, box) in settings {
       let local = box.declaredKey ?? SettingKey.join([style.key(for: name)])
-      box.bind(store: newStore, key: newPath.isEmpty ? local : newPath + "." + local, propertyName: name)
+      box.bind(
+        store: newStore, key: full(local), aliases: box.declaredAliases.map(full), propertyName: name)
     }
     for (name, group) in groups {
       group.bind(store: newStore, sectionPath: SettingKey.appending(style.key(for: name), to: newPath))

@@ -3,6 +3,8 @@
 struct DeclaredKeys: Sendable {
   /// The keys, in registration order.
   private(set) var keys: [String] = []
+  /// The keys, for lookups.
+  private var members: Set<String> = []
   /// The keys by generated environment name, without the prefix (`SERVER_PORT`).
   private(set) var keysByName: [String: [String]] = [:]
 
@@ -11,18 +13,22 @@ struct DeclaredKeys: Sendable {
 
   /// The given keys, each once.
   init(_ keys: some Sequence<String>) {
-    var seen: Set<String> = []
-    for key in keys where seen.insert(key).inserted { add(key) }
+    for key in keys where !contains(key) { add(key) }
   }
+
+  /// Whether a key is declared.
+  func contains(_ key: String) -> Bool { members.contains(key) }
 
   /// Adds a key that is not declared yet.
   mutating func add(_ key: String) {
+    members.insert(key)
     keys.append(key)
     keysByName[EnvironmentNames.unprefixedName(forKey: key), default: []].append(key)
   }
 
   /// Forgets a key.
   mutating func remove(_ key: String) {
+    guard members.remove(key) != nil else { return }
     keys.removeAll { $0 == key }
     let name = EnvironmentNames.unprefixedName(forKey: key)
     keysByName[name]?.removeAll { $0 == key }

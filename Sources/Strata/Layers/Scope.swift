@@ -10,6 +10,8 @@ public enum Scope: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStri
   case user
   /// `APP_*` environment variables.
   case environment
+  /// `--key value` options given to the program (``CommandLineLayer``).
+  case commandLine
   /// Values set by the running program.
   case runtime
 
@@ -24,6 +26,7 @@ public enum Scope: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStri
     case .system: "system"
     case .user: "user"
     case .environment: "environment"
+    case .commandLine: "command line"
     case .runtime: "runtime"
     }
   }

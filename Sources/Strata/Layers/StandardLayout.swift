@@ -10,6 +10,7 @@ import FoundationEssentials
 /// | system | `/etc/demo/demo.{plist,json,ini}`, then `/etc/demo/demo.conf.d/*` |
 /// | user | `$XDG_CONFIG_HOME/demo/demo.{plist,json,ini}`, then `…/demo.conf.d/*` |
 /// | environment | `DEMO_*` variables |
+/// | command line | `--key value` options, when ``arguments`` are given |
 ///
 /// Drop-ins sort by file name; a system drop-in replaces the same-named vendor one, and an empty one or
 /// a symlink to `/dev/null` masks it. With a ``root``, every absolute path is read under it (origins
@@ -25,6 +26,8 @@ public struct StandardLayout: Sendable {
   public var environmentPrefix: String
   /// The variables the environment layer reads.
   public var environment: [String: String]
+  /// The arguments the command-line layer reads (see ``CommandLineLayer``); `nil`: no such layer.
+  public var arguments: [String]?
 
   /// The home directory a tree under a ``root`` falls back to: `/home/user`.
   public static let rootHome = "/home/user"
@@ -41,11 +44,13 @@ public struct StandardLayout: Sendable {
   ///   - home: the home directory, as the app sees it, instead of the environment's (`--home`).
   ///   - environment: the process environment (for `XDG_CONFIG_HOME`, `HOME` and the `PREFIX_*`
   ///     variables).
+  ///   - arguments: command-line arguments for a ``CommandLineLayer`` above the environment.
   public init(
     app: String, root: String? = nil, home: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil
   ) {
     self.app = app
+    self.arguments = arguments
     self.root = root
     self.environment = environment
     self.environmentPrefix = EnvironmentNames.prefix(forApp: app)
@@ -77,7 +82,8 @@ public struct StandardLayout: Sendable {
   /// The user directory, `$XDG_CONFIG_HOME/APP`, or `nil` when neither it nor `HOME` is set.
   public var userDirectory: String? { userConfigHome.map { joinPath($0, app) } }
 
-  /// The layers, lowest first: vendor, system, user, environment.
+  /// The layers, lowest first: vendor, system, user, environment, and the command line when there are
+  /// ``arguments``.
   public var layers: [any Layer] {
     let systemDropIns = joinPath(systemDirectory, "\(app).conf.d")
     var layers: [any Layer] = [
@@ -94,6 +100,7 @@ public struct StandardLayout: Sendable {
       layers.append(user)
     }
     layers.append(EnvironmentLayer(prefix: environmentPrefix, variables: environment))
+    if let arguments { layers.append(CommandLineLayer(arguments: arguments)) }
     return layers
   }
 

@@ -3,7 +3,12 @@
 /// Each setting is a property at its path (one nested `properties` object per name of its key), with `type`, `default`, `description`, and Strata's
 /// own keywords: `x-strata-type` (the Swift type), `x-strata-env` (the overriding variable),
 /// `x-strata-secret`, `x-strata-restart-required`, `x-strata-deprecated`, `x-strata-read-only`,
-/// `x-strata-validation`. Secrets get `writeOnly` and no default.
+/// `x-strata-validation`, `x-strata-required` (a setting declared without a default) and
+/// `x-strata-aliases` (its old keys, in full). Secrets get `writeOnly` and no default.
+///
+/// A required setting is not listed in JSON Schema's own `required` arrays: one file of a layered
+/// configuration may leave it to another file, the environment or the command line, and an editor would
+/// flag every such file as invalid.
 extension SettingsSchema {
   /// The JSON Schema as a tree (serialize it with `JSONFormat`).
   /// - Parameters:
@@ -66,7 +71,11 @@ extension SettingsSchema {
           allowedValues: node.value(at: "enum").flatMap { node -> [String]? in
             guard case .array(let items) = node.kind else { return nil }
             return items.map(ValueText.plain)
-          }))
+          }, isRequired: node.value(at: "x-strata-required")?.kind == .bool(true),
+          aliases: node.value(at: "x-strata-aliases").flatMap { node -> [String]? in
+            guard case .array(let items) = node.kind else { return nil }
+            return items.compactMap(\.stringValue)
+          } ?? []))
     }
   }
 
@@ -93,6 +102,11 @@ extension SettingsSchema {
       fields.append((keyword, schemaBool(true)))
     }
     if entry.traits.contains(.deprecated) { fields.append(("deprecated", schemaBool(true))) }
+    if entry.isRequired { fields.append(("x-strata-required", schemaBool(true))) }
+    if !entry.aliases.isEmpty {
+      fields.append(
+        ("x-strata-aliases", SettingValue(.array(entry.aliases.map(schemaString)), origin: .codeDefault)))
+    }
     if let summary = entry.validationSummary { fields.append(("x-strata-validation", schemaString(summary))) }
     if let allowed = entry.allowedValues {
       // Typed as the setting is: an enum of Int raw values lists numbers.

@@ -14,21 +14,34 @@ extension SettingsSchema {
 
   /// The snapshot with every declared value converted to its type (INI and environment strings become
   /// integers, booleans, lists…), values that do not convert dropped from their layer so that the next
-  /// lower layer's value applies, and warnings for unknown keys.
-  /// - Parameter resolvePath: where the files are read (under a root), to point unknown keys at the key.
+  /// lower layer's value applies, old keys (aliases) moved to their setting's key, and warnings for
+  /// unknown and old keys; then an error for each required setting left without a value.
+  /// - Parameters:
+  ///   - resolvePath: where the files are read (under a root), to point unknown keys at the key.
+  ///   - placesToSet: where a key can be set, highest layer first (``LayerStack/placesToSet(key:)``),
+  ///     for the errors about missing required settings.
   public func applied(
-    to snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
+    to snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 },
+    placesToSet: (String) -> [String] = { _ in [] }
   ) -> Snapshot {
     var diagnostics = snapshot.diagnostics
-    let sources = snapshot.sources.map { source in
-      var document = source.document
+    var documents = snapshot.sources.map(\.document)
+    for entry in entries where !entry.aliases.isEmpty {
+      let renamed = RenamedKeyCandidates(key: entry.key, aliases: entry.aliases, resolvePath: resolvePath)
+      documents = renamed.renamed(documents, diagnostics: &diagnostics)
+    }
+    let sources = zip(snapshot.sources, documents).map { source, document in
+      var document = document
       document.root = typed(document.root, prefix: "", diagnostics: &diagnostics)
       return (scope: source.scope, document: document)
     }
     let converted = Snapshot(generation: snapshot.generation, sources: sources, diagnostics: diagnostics)
+    let missing = entries.filter { $0.isRequired && converted.value(forKey: $0.key) == nil }.map { entry in
+      Diagnostic(.error, StrataError.missingRequired(key: entry.key, places: placesToSet(entry.key)))
+    }
     return Snapshot(
       generation: snapshot.generation, sources: sources,
-      diagnostics: diagnostics + unknownKeys(in: converted, resolvePath: resolvePath),
+      diagnostics: diagnostics + unknownKeys(in: converted, resolvePath: resolvePath) + missing,
       secretKeys: snapshot.declaredSecretKeys)
   }
 

@@ -42,13 +42,20 @@ public struct SettingsSchema: Sendable {
     public var validationSummary: String?
     /// The only values accepted, as text (the raw values of a `CaseIterable` enum), or `nil` for any.
     public var allowedValues: [String]?
+    /// Whether some layer must set the setting (it was declared without a default).
+    public var isRequired: Bool
+    /// The setting's old keys, in full, still read when the key is absent (with a warning).
+    public var aliases: [String]
 
     /// Creates an entry.
     public init(
       key: String, type: ValueType, typeName: String, defaultValue: SettingValue? = nil, help: String? = nil,
-      traits: SettingTraits = [], validationSummary: String? = nil, allowedValues: [String]? = nil
+      traits: SettingTraits = [], validationSummary: String? = nil, allowedValues: [String]? = nil,
+      isRequired: Bool = false, aliases: [String] = []
     ) {
       self.allowedValues = allowedValues
+      self.isRequired = isRequired
+      self.aliases = aliases
       self.key = key
       self.type = type
       self.typeName = typeName
@@ -73,11 +80,13 @@ public struct SettingsSchema: Sendable {
   /// The keys of the secret settings.
   public var secretKeys: Set<String> { Set(entries.filter { $0.traits.contains(.secret) }.map(\.key)) }
 
-  /// Whether a leaf key of a file belongs to a declared setting: it is one, or lies inside one whose
-  /// value is a table (a `Codable` struct or a dictionary).
+  /// Whether a leaf key of a file belongs to a declared setting: it is one (or one of its old keys), or
+  /// lies inside one whose value is a table (a `Codable` struct or a dictionary).
   public func declares(_ key: String) -> Bool {
     entries.contains { entry in
-      entry.key == key || (entry.type.isTable && SettingKey.isKey(key, within: entry.key))
+      ([entry.key] + entry.aliases).contains { declared in
+        declared == key || (entry.type.isTable && SettingKey.isKey(key, within: declared))
+      }
     }
   }
 
@@ -96,7 +105,11 @@ public struct SettingsSchema: Sendable {
         if case .environment = value.origin { return }  // the environment layer reports its own
         if case .codeDefault = value.origin { return }
         var message = "unknown key '\(key)'"
-        if let match = Suggestions.closest(to: key, in: declared) { message += " (did you mean '\(match)'?)" }
+        if case .commandLine(let option) = value.origin {
+          message = UnknownOptions.message(option: option, key: key, candidates: declared)
+        } else if let match = Suggestions.closest(to: key, in: declared) {
+          message += " (did you mean '\(match)'?)"
+        }
         let origin = positions.origin(ofKey: SettingKey.names(in: key), valueOrigin: value.origin)
         diagnostics.append(Diagnostic(.warning, located(StrataError(.unknownKey, message), origin)))
       }
@@ -116,7 +129,8 @@ extension SettingsSchema.Entry: CustomReflectable {
       self,
       children: [
         "key": key, "type": type, "typeName": typeName, "defaultValue": shownDefault, "help": help as Any,
-        "traits": traits, "validationSummary": validationSummary as Any,
+        "traits": traits, "validationSummary": validationSummary as Any, "isRequired": isRequired,
+        "aliases": aliases,
       ], displayStyle: .struct)
   }
 }

@@ -53,8 +53,8 @@ func expectFailure<T: Decodable>(
     #expect(error.path == path, sourceLocation: sourceLocation)
     #expect(error.line == line, sourceLocation: sourceLocation)
     #expect(error.column == column, sourceLocation: sourceLocation)
-  case .environment(let variable):
-    #expect(error.path == "env:\(variable)", sourceLocation: sourceLocation)
+  case .environment, .commandLine:
+    #expect(error.path == origin.description, sourceLocation: sourceLocation)
     #expect(error.line == 0, sourceLocation: sourceLocation)
   case .codeDefault, .runtime:
     #expect(error.path == nil, sourceLocation: sourceLocation)
