@@ -43,7 +43,7 @@ do {
   exit(.usageError)
 }
 if arguments.help {
-  writeOutput(usage)
+  writeOutput(usage(formats: .standard))
   exit(.success)
 }
 
