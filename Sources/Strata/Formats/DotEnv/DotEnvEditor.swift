@@ -85,11 +85,28 @@ struct DotEnvEditor {
     bytes += line + newline
   }
 
-  /// Deletes the assignments whose names satisfy `matches`, each with its lines.
+  /// Deletes the assignments whose names satisfy `matches`, each with its lines, and the earlier ones
+  /// that only those overrode: with `a.b=1`, `a=2`, `a.c=3`, removing `a=2` alone would bring `a.b` back.
   private mutating func remove(where matches: ([String]) -> Bool) throws(StrataError) {
-    for entry in try entries().reversed() where matches(entry.names) {
-      bytes.removeSubrange(entry.lines)
+    let entries = try entries()
+    var removed = entries.map { matches($0.names) }
+    guard removed.contains(true) else { return }
+    // Last first: whether an assignment goes depends only on the later ones, already decided.
+    for index in entries.indices.reversed() where !removed[index] {
+      let overriders = entries.indices[(index + 1)...].filter {
+        Self.overrides(entries[$0].names, entries[index].names)
+      }
+      removed[index] = !overriders.isEmpty && overriders.allSatisfy { removed[$0] }
     }
+    for index in entries.indices.reversed() where removed[index] {
+      bytes.removeSubrange(entries[index].lines)
+    }
+  }
+
+  /// Whether a later assignment to `later` replaces an earlier one to `earlier`: the same key, a value
+  /// where the earlier one's table was, or a table where its value was.
+  private static func overrides(_ later: [String], _ earlier: [String]) -> Bool {
+    later.starts(with: earlier) || earlier.starts(with: later)
   }
 
   private func entries() throws(StrataError) -> [DotEnvEntry] {

@@ -65,6 +65,16 @@ import Testing
     #expect(try edit("A__B=1\nA__C=2\n", .string("x"), at: "a") == "a=x\n")
   }
 
+  @Test func assignmentsThatWereOverriddenDoNotComeBack() throws {
+    // `server=x` had replaced the table holding `server.host`; setting `server.port` removes it, and
+    // `server.host` with it, so the tree changes only at the key written.
+    #expect(
+      try edit("server.host=a\nserver=x\nserver.port=1\n", .string("2"), at: "server.port")
+        == "server.port=2\n")
+    #expect(try edit("A=1\nA__B=2\n", nil, at: "a.b") == "")
+    #expect(try edit("A=1\nA=2\nB=3\n", .string("x"), at: "a") == "A=1\nA=x\nB=3\n")
+  }
+
   @Test func brokenFilesAndArraysAreRefused() {
     #expect(throws: StrataError.self) { try edit("A=\"open\n", .string("x"), at: "a") }
     #expect(throws: StrataError.self) { try edit("A=1\n", .array([]), at: "a") }
