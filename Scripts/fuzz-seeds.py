@@ -3,9 +3,9 @@
 
 Usage: fuzz-seeds.py REPO OUTDIR
 
-Seeds come from the test fixtures (the INI real-world files, the samples), the string literals of the
-format and coding tests, and ../shared/conformance next to the repository (JSONTestSuite). Each target
-gets a directory OUTDIR/<target>; the fuzz binary then adds seeds converted between formats.
+Seeds come from the test fixtures (the INI real-world files, the samples, Fuzz/Seeds/dotenv), the string
+literals of the format and coding tests, and ../shared/conformance next to the repository
+(JSONTestSuite). Each target gets a directory OUTDIR/<target>; the fuzz binary then adds seeds converted between formats.
 """
 
 import hashlib

@@ -154,28 +154,20 @@ struct DotEnvParser {
     skipBlanks()
     let (valueLine, valueColumn, valueStart) = (line, pos - lineStart + 1, pos)
     let value: String
+    let valueEnd: Int
     switch atLineEnd ? 0 : bytes[pos] {
-    case Self.singleQuote: value = try quoted(closing: Self.singleQuote)
-    case Self.doubleQuote: value = try quoted(closing: Self.doubleQuote)
-    default:
-      let end = unquotedEnd(blankBefore: pos > afterEquals)
-      value = String(decoding: bytes[valueStart..<end], as: UTF8.self)
-      let valueEnd = end
-      skipToLineEnd()
-      let lines = start..<lineEndOffset()
-      endLine()
-      return DotEnvEntry(
-        key: key, names: names, value: value, keyLine: keyLine, keyColumn: keyColumn, valueLine: valueLine,
-        valueColumn: valueColumn, valueRange: valueStart..<valueEnd, lines: lines)
-    }
-    let valueEnd = pos
-    skipBlanks()
-    if !atLineEnd {
-      guard bytes[pos] == Self.hash else {
+    case Self.singleQuote, Self.doubleQuote:
+      value = try quoted(closing: bytes[pos])
+      valueEnd = pos
+      skipBlanks()
+      guard atLineEnd || bytes[pos] == Self.hash else {
         throw error(.syntax, "unexpected text after the closing quote; a comment starts with '#'")
       }
-      skipToLineEnd()
+    default:
+      valueEnd = unquotedEnd(blankBefore: pos > afterEquals)
+      value = String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)
     }
+    skipToLineEnd()
     let lines = start..<lineEndOffset()
     endLine()
     return DotEnvEntry(
