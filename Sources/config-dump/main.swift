@@ -43,7 +43,7 @@ do {
   exit(.usageError)
 }
 if arguments.help {
-  writeOutput(usage(formats: .standard))
+  writeOutput(usage)
   exit(.success)
 }
 
