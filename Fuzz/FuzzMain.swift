@@ -11,6 +11,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   case plistXML = "plist-xml"
   case plistBinary = "plist-binary"
   case ini
+  case dotenv
   case env
   case decoder
 
@@ -32,6 +33,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .plistXML: FormatTargets.propertyList(bytes, binary: false)
     case .plistBinary: FormatTargets.propertyList(bytes, binary: true)
     case .ini: FormatTargets.ini(bytes)
+    case .dotenv: DotEnvTarget.run(bytes)
     case .env: ConversionTargets.environment(bytes)
     case .decoder: ConversionTargets.decoder(bytes)
     }

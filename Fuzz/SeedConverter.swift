@@ -3,7 +3,7 @@ import Glibc
 
 /// Builds seeds for one format from the seeds of the others, with the library's own writers: every JSON,
 /// XML property list and INI seed that parses is written again as a binary and an XML property list,
-/// as JSON and (when INI can hold it) as INI. That gives the binary parser real files to start from,
+/// as JSON and (when INI or dotenv can hold it) as INI and dotenv. That gives the binary parser real files to start from,
 /// which no fixture holds.
 ///
 /// Run by `Scripts/fuzz.sh` as `STRATA_FUZZ_MAKE_SEEDS=DIR strata-fuzz`: it reads `DIR/json`,
@@ -21,6 +21,7 @@ enum SeedConverter {
           ("plist-xml", { () throws(StrataError) in try PropertyListFormat().serialize(root) }),
           ("json", { () throws(StrataError) in try JSONFormat().serialize(root) }),
           ("ini", { () throws(StrataError) in try INIFormat().serialize(root) }),
+          ("dotenv", { () throws(StrataError) in try DotEnvFormat().serialize(root) }),
         ]
         for (target, serialize) in outputs where target != source {
           guard let output = try? serialize() else { continue }

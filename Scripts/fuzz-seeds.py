@@ -3,9 +3,9 @@
 
 Usage: fuzz-seeds.py REPO OUTDIR
 
-Seeds come from the test fixtures (the INI real-world files, the samples), the string literals of the
-format and coding tests, and ../shared/conformance next to the repository (JSONTestSuite). Each target
-gets a directory OUTDIR/<target>; the fuzz binary then adds seeds converted between formats.
+Seeds come from the test fixtures (the INI real-world files, the samples, Fuzz/Seeds/dotenv), the string
+literals of the format and coding tests, and ../shared/conformance next to the repository
+(JSONTestSuite). Each target gets a directory OUTDIR/<target>; the fuzz binary then adds seeds converted between formats.
 """
 
 import hashlib
@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-TARGETS = ["json", "plist-xml", "plist-binary", "ini", "env", "decoder"]
+TARGETS = ["json", "plist-xml", "plist-binary", "ini", "dotenv", "env", "decoder"]
 MAX_SEED = 1 << 20
 
 PLIST_HEADER = (
@@ -120,6 +120,8 @@ def main():
             corpus.add("plist-binary" if data.startswith(b"bplist") else "plist-xml", data)
         elif path.endswith((".ini", ".conf", ".cfg", ".cnf")):
             corpus.add("ini", read(path))
+        elif path.endswith(".env"):
+            corpus.add("dotenv", read(path))
 
     # String literals of the tests, sorted by the folder they come from.
     for path in files_under(os.path.join(tests, "Formats", "JSON"), (".swift",)):
@@ -137,6 +139,12 @@ def main():
     for path in files_under(os.path.join(tests, "Formats", "INI"), (".swift",)):
         for text in literals(path):
             corpus.add("ini", text)
+    for path in files_under(os.path.join(tests, "Formats", "DotEnv"), (".swift",)):
+        for text in literals(path):
+            if "=" in text:
+                corpus.add("dotenv", text)
+    for path in files_under(os.path.join(repo, "Fuzz", "Seeds", "dotenv")):
+        corpus.add("dotenv", read(path))
     coding = [os.path.join(tests, "Layers", "EnvironmentLayerTests.swift")]
     coding += list(files_under(os.path.join(tests, "Coding"), (".swift",)))
     values = []

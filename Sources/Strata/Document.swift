@@ -48,38 +48,22 @@ public struct ParseOptions: Sendable {
   /// Maps a path as written in a configuration (`/etc/demo/x.ini`) to where it is on disk (under a test
   /// root, say). The default is the identity.
   public var resolvePath: @Sendable (String) -> String
+  /// The formats files are read and written with: a file's extension chooses one, drop-ins need one of
+  /// their extensions, and `--input-format` names one (default ``FormatRegistry/standard``).
+  public var formats: FormatRegistry
   /// What included files must satisfy (the including layer's rules), checked before each is read.
   var fileTrust: FileTrust? = nil
 
   /// Creates options; every parameter has the default described on its property.
   public init(
     maxFileSize: Int = 16 << 20, maxDepth: Int = 512, maxIncludedFiles: Int = 256, maxValues: Int = 1_000_000,
-    resolvePath: @escaping @Sendable (String) -> String = { $0 }
+    resolvePath: @escaping @Sendable (String) -> String = { $0 }, formats: FormatRegistry = .standard
   ) {
+    self.formats = formats
     self.maxFileSize = maxFileSize
     self.maxDepth = maxDepth
     self.maxIncludedFiles = maxIncludedFiles
     self.maxValues = maxValues
     self.resolvePath = resolvePath
   }
-}
-
-/// A file format: parses bytes into a ``Document`` with positions, and serializes a tree back to bytes.
-///
-/// Conforming types are stateless values. `parse` must never crash, hang or recurse without bound on
-/// any input: every input yields a document or a ``StrataError`` with file:line:column.
-/// `serialize` followed by `parse` gives back an equal tree (for INI, with scalars turned to strings).
-public protocol ConfigFormat: Sendable {
-  /// A short name: `json`, `plist`, `ini`.
-  static var name: String { get }
-  /// File extensions (lower case, without the dot) that select this format.
-  static var fileExtensions: [String] { get }
-  /// Parses the bytes of a file.
-  /// - Parameters:
-  ///   - bytes: the whole file.
-  ///   - path: the path reported in origins and errors.
-  ///   - options: limits; `resolvePath` is used by formats that read other files.
-  func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document
-  /// Serializes a tree (a table at the top) to the bytes of a file.
-  func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8]
 }

@@ -8,7 +8,7 @@ import FoundationEssentials
 public struct SettingValue: Sendable, CustomStringConvertible {
   /// The content of a node.
   public enum Kind: Sendable, Equatable {
-    /// Text. INI files and environment variables produce only strings (and tables of them).
+    /// Text. INI and dotenv files and environment variables produce only strings (and tables of them).
     case string(String)
     /// A signed 64-bit integer.
     case integer(Int)

@@ -65,7 +65,7 @@ public final class SettingsStore: Sendable {
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
   /// - Parameters:
   ///   - layers: the layers, lowest first.
-  ///   - options: parsing limits and the root prefix.
+  ///   - options: parsing limits, the root prefix and the file formats (``ParseOptions/formats``).
   ///   - writeTarget: where writes go (default: the runtime layer, in memory).
   public init(
     layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime
@@ -79,7 +79,7 @@ public final class SettingsStore: Sendable {
 
   /// Creates a store with the standard layers of an app: vendor, system (with drop-ins), user,
   /// environment, and the command line when `arguments` are given. Writes go to the user's file (the
-  /// existing `APP.{plist,json,ini}` that wins, else a new `APP.json`), or to the runtime layer when
+  /// existing `APP.{plist,json,ini,env}` that wins, else a new `APP.json`), or to the runtime layer when
   /// there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.
@@ -89,12 +89,15 @@ public final class SettingsStore: Sendable {
   ///   - environment: the process environment.
   ///   - arguments: `--key value` options for a ``CommandLineLayer`` above the environment, such as
   ///     `Array(CommandLine.arguments.dropFirst())` or what the program's own parser left over.
+  ///   - formats: the file formats (default: the standard registry); the store over explicit layers
+  ///     takes them in ``ParseOptions/formats``.
   public convenience init(
     app: String, root: String? = nil, home: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil
+    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil,
+    formats: FormatRegistry = .standard
   ) {
     let layout = StandardLayout(
-      app: app, root: root, home: home, environment: environment, arguments: arguments)
+      app: app, root: root, home: home, environment: environment, arguments: arguments, formats: formats)
     let options = layout.options()
     var target = WriteTarget.runtime
     if let directory = layout.userDirectory {

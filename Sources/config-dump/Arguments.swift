@@ -28,8 +28,10 @@ struct Arguments {
   }
 
   /// Parses `arguments` (without the program name). Options take `--name value` or `--name=value`;
-  /// `--` ends the options.
-  static func parse(_ arguments: [String]) throws(UsageError) -> Arguments {
+  /// `--` ends the options. `--input-format` takes a name of `formats`.
+  static func parse(_ arguments: [String], formats: FormatRegistry = .standard) throws(UsageError)
+    -> Arguments
+  {
     var result = Arguments()
     var index = 0
     var onlyFiles = false
@@ -71,8 +73,8 @@ struct Arguments {
         result.format = format
       case "--input-format":
         let text = try value(for: name, inline: inline)
-        guard Formats.format(named: text) != nil else {
-          let names = Formats.all.map { type(of: $0).name }.joined(separator: ", ")
+        guard formats.format(named: text) != nil else {
+          let names = formats.names.joined(separator: ", ")
           throw UsageError(message: "unknown input format '\(text)'; expected one of: \(names)")
         }
         result.inputFormat = text

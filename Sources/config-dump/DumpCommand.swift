@@ -6,6 +6,8 @@ import Strata
 struct DumpCommand {
   var arguments: Arguments
   var environment: [String: String]
+  /// The formats FILE arguments, the app's files and `--input-format` are read with.
+  var formats = FormatRegistry.standard
 
   /// - Parameter loaded: receives the snapshot that was printed (typed, not redacted), for `--watch`.
   func run(output: (String) -> Void, errors: (String) -> Void, loaded: (Snapshot) -> Void = { _ in })
@@ -163,12 +165,13 @@ struct DumpCommand {
   func nothingFound() -> String {
     guard let app = arguments.app else { return "config-dump: no keys found\n" }
     let layout = StandardLayout(
-      app: app, root: arguments.root, home: arguments.home, environment: environment)
+      app: app, root: arguments.root, home: arguments.home, environment: environment, formats: formats)
+    let mains = formats.mainFileExtensions.joined(separator: ",")
     var places = [layout.vendorDirectory, layout.systemDirectory]
     if let user = layout.userDirectory { places.append(user) }
     let under = arguments.root.map { " under \($0)" } ?? ""
     return "config-dump: no configuration found for app '\(app)'\(under): looked in "
-      + places.map { "\($0)/\(app).{plist,json,ini} and \(app).conf.d/" }.joined(separator: ", ")
+      + places.map { "\($0)/\(app).{\(mains)} and \(app).conf.d/" }.joined(separator: ", ")
       + " and \(layout.environmentPrefix)_* variables\n"
   }
 
@@ -208,14 +211,14 @@ struct DumpCommand {
 
   /// The layers: the app's standard file layers, then FILE arguments, then the environment.
   func stack(schema: SettingsSchema? = nil) -> LayerStack {
-    var options = ParseOptions()
+    var options = ParseOptions(formats: formats)
     if let size = arguments.maxFileSize { options.maxFileSize = size }
     var layers: [any Layer] = []
     if let schema { layers.append(schema.defaultsLayer) }
     if let app = arguments.app {
       // The same rule as SettingsStore(app:root:), so both find the same user file.
       let layout = StandardLayout(
-        app: app, root: arguments.root, home: arguments.home, environment: environment)
+        app: app, root: arguments.root, home: arguments.home, environment: environment, formats: formats)
       options = layout.options(options)
       layers += layout.layers.filter { $0.scope != .environment }
     }
@@ -223,7 +226,7 @@ struct DumpCommand {
       layers.append(
         FileLayer(
           scope: .user, name: file, files: [file], requiresFiles: true,
-          format: arguments.inputFormat.flatMap(Formats.format(named:))))
+          format: arguments.inputFormat.flatMap(formats.format(named:))))
     }
     for directory in arguments.keyPerFileDirectories {
       layers.append(KeyPerFileLayer(scope: .user, directory: directory))

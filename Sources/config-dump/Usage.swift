@@ -1,18 +1,22 @@
-/// The text of `config-dump --help`.
+import Strata
+
+/// The text of `config-dump --help`; the formats listed are those of the standard registry, which
+/// `config-dump` reads with.
 let usage = """
   USAGE: config-dump [options] [FILE...]
 
   Prints the merged effective configuration, with where each value came from.
 
   Sources (lowest first; later wins per key, tables merge, arrays replace):
-    FILE...               .json, .plist (XML or binary), .ini/.conf/.cfg/.cnf files, stacked in
-                          the order given
-    --input-format F      the format of FILE arguments whose names do not say: ini, json, plist
+    FILE...               files stacked in the order given, each read by its extension:
+                          \(extensionList)
+                          (.plist: XML or binary; .env and a file named .env: dotenv)
+    --input-format F      the format of FILE arguments whose names do not say: \(formatNames)
     --app NAME            the standard layers of app NAME:
-                            /usr/lib/NAME/NAME.{plist,json,ini} and NAME.conf.d/*   (vendor)
-                            /etc/NAME/NAME.{plist,json,ini} and NAME.conf.d/*       (system)
-                            $XDG_CONFIG_HOME/NAME/ (default ~/.config/NAME/)         (user)
-                            NAME_* environment variables                            (environment)
+                            /usr/lib/NAME/NAME.{\(mainFiles)} and NAME.conf.d/*  (vendor)
+                            /etc/NAME/NAME.{\(mainFiles)} and NAME.conf.d/*      (system)
+                            $XDG_CONFIG_HOME/NAME/ (default ~/.config/NAME/)            (user)
+                            NAME_* environment variables                               (environment)
                           FILE arguments, if any, stack above the user layer.
     --root DIR            resolve every absolute path under DIR (a test tree); with it, the user
                           layer is $XDG_CONFIG_HOME or $HOME/.config when that exists inside
@@ -71,3 +75,10 @@ let usage = """
   db.pool_size) and are reported as unknown by --check.
 
   """
+
+/// The extensions of the standard registry, as in `.plist .json …`.
+private let extensionList = FormatRegistry.standard.allExtensions.map { "." + $0 }.joined(separator: " ")
+/// The names of the standard registry's formats, as `--input-format` takes them.
+private let formatNames = FormatRegistry.standard.names.joined(separator: ", ")
+/// The main-file extensions of the standard registry, as in `NAME.{plist,json,ini,env}`.
+private let mainFiles = FormatRegistry.standard.mainFileExtensions.joined(separator: ",")

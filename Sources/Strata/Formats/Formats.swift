@@ -1,27 +1,28 @@
-/// The formats Strata knows, and how a file's extension selects one.
+/// Loading one file by its name, and the standard registry's look-ups kept for existing callers.
 public enum Formats {
-  /// Every built-in format.
-  public static let all: [any ConfigFormat] = [JSONFormat(), PropertyListFormat(), INIFormat()]
+  /// The formats of ``FormatRegistry/standard``.
+  public static var all: [any ConfigFormat] { FormatRegistry.standard.formats }
 
-  /// The format for a path, chosen by its extension (case-insensitive), or `nil`.
+  /// The standard format for a path, chosen by its extension (case-insensitive), or `nil`; see
+  /// ``FormatRegistry/format(forPath:)``.
   public static func format(forPath path: String) -> (any ConfigFormat)? {
-    guard let ext = fileExtension(of: path) else { return nil }
-    return all.first { type(of: $0).fileExtensions.contains(ext) }
+    FormatRegistry.standard.format(forPath: path)
   }
 
-  /// The format with the given name (`json`, `plist`, `ini`), or `nil`.
+  /// The standard format with the given name (`json`, `plist`, `ini`, `dotenv`), or `nil`.
   public static func format(named name: String) -> (any ConfigFormat)? {
-    all.first { type(of: $0).name == name.lowercased() }
+    FormatRegistry.standard.format(named: name)
   }
 
-  /// Every extension that selects some format.
-  public static var allExtensions: [String] { all.flatMap { type(of: $0).fileExtensions } }
+  /// Every extension that selects some standard format.
+  public static var allExtensions: [String] { FormatRegistry.standard.allExtensions }
 
   /// Reads and parses a file, choosing the format by extension unless one is given. A file that is empty
   /// or holds only blanks and line breaks is an empty document in every format, as in a layer.
   /// - Parameters:
   ///   - path: the path as reported in origins (before `options.resolvePath`).
-  ///   - options: limits; the file is read from `options.resolvePath(path)`.
+  ///   - options: limits; the file is read from `options.resolvePath(path)`, and `options.formats`
+  ///     chooses its format by extension.
   ///   - format: the file's format, for a name that does not say (`my.cnf.fallback`, `jail.local`);
   ///     `nil`: by extension.
   /// - Returns: the document, or `nil` when the file does not exist.
@@ -29,7 +30,9 @@ public enum Formats {
   public static func load(
     path: String, options: ParseOptions = ParseOptions(), format: (any ConfigFormat)? = nil
   ) throws(StrataError) -> Document? {
-    guard let format = format ?? self.format(forPath: path) else { throw unknownType(path) }
+    guard let format = format ?? options.formats.format(forPath: path) else {
+      throw options.formats.unknownType(path)
+    }
     guard
       let bytes = try FileReader.read(options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
     else { return nil }
@@ -39,19 +42,17 @@ public enum Formats {
     return try format.parse(bytes, path: path, options: options)
   }
 
-  /// The error for a file whose name selects no format.
-  static func unknownType(_ path: String) -> StrataError {
-    StrataError(
-      .unsupportedFormat,
-      "unknown file type; expected one of: \(allExtensions.map { "." + $0 }.joined(separator: ", ")) "
-        + "(or name the format: --input-format ini|json|plist)",
-      path: path)
-  }
-
   /// The extension of the last path component, lower-cased, without the dot; `nil` if there is none.
   static func fileExtension(of path: String) -> String? {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
     return String(name[name.index(after: dot)...]).lowercased()
+  }
+
+  /// For a dotfile with no other dot (`.env`), the name after the dot, lower-cased; else `nil`.
+  static func dotfileExtension(of path: String) -> String? {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard name.count > 1, name.first == ".", name.dropFirst().firstIndex(of: ".") == nil else { return nil }
+    return String(name.dropFirst()).lowercased()
   }
 }

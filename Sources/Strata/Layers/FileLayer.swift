@@ -16,8 +16,9 @@ public struct FileLayer: Layer {
   public var dropInDirectory: String?
   /// A directory whose drop-ins replace same-named ones of ``dropInDirectory``.
   public var overridingDropInDirectory: String?
-  /// The extensions a drop-in may have (default: every format's, plus `conf`).
-  public var dropInExtensions: [String]
+  /// The extensions a drop-in may have; `nil` (the default): every extension of the registry the
+  /// layer loads with (``ParseOptions/formats``).
+  public var dropInExtensions: [String]?
   /// The most drop-ins loaded from the directory; more is an error and only the first ones load.
   public var maxDropIns: Int
   /// Whether files are refused when someone other than root or this process's user could change them
@@ -41,7 +42,7 @@ public struct FileLayer: Layer {
   /// Creates a file layer.
   public init(
     scope: Scope, name: String? = nil, files: [String], dropInDirectory: String? = nil,
-    overridingDropInDirectory: String? = nil, dropInExtensions: [String] = Formats.allExtensions,
+    overridingDropInDirectory: String? = nil, dropInExtensions: [String]? = nil,
     maxDropIns: Int = 1000, requiresFiles: Bool = false, format: (any ConfigFormat)? = nil
   ) {
     self.requiresFiles = requiresFiles
@@ -117,6 +118,7 @@ public struct FileLayer: Layer {
       overridden = Set(
         (try? FileSystem.contents(ofDirectory: resolved, reportedAs: overridingDropInDirectory)) ?? [])
     }
+    let dropInExtensions = dropInExtensions ?? options.formats.allExtensions
     for name in names.sorted() {
       guard let reason = DropInNames.skipReason(name, extensions: dropInExtensions) else { continue }
       contents.diagnostics.append(
@@ -176,12 +178,12 @@ public struct FileLayer: Layer {
     options: ParseOptions, cache: DocumentCache?
   ) {
     do throws(StrataError) {
-      guard let format = format ?? Formats.format(forPath: path) else {
+      guard let format = format ?? options.formats.format(forPath: path) else {
         // `config-dump some/dir`: say what it is, not that its "type" is unknown.
         if let kind = FileReader.kind(at: options.resolvePath(path)), kind != "a regular file" {
           throw StrataError(.unreadable, "not a regular file: \(kind)", path: path)
         }
-        throw Formats.unknownType(path)
+        throw options.formats.unknownType(path)
       }
       guard
         let bytes = try FileReader.read(

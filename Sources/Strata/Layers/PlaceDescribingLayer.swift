@@ -8,12 +8,27 @@ public protocol PlaceDescribingLayer: Layer {
 }
 
 extension FileLayer: PlaceDescribingLayer {
-  /// The main file that exists (the last of them, the one that wins), else the last main file; `nil`
-  /// for the vendor scope, which belongs to the package.
+  /// The main file that exists (the last of them, the one that wins), else the main files as one
+  /// pattern (`/etc/demo/demo.{plist,json,ini,env}`: any of them will do); `nil` for the vendor scope,
+  /// which belongs to the package.
   public func placeToSet(key: String, options: ParseOptions) -> String? {
     guard scope != .vendor else { return nil }
-    let existing = files.last { FileSystem.entry(at: options.resolvePath($0)) != .missing }
-    return existing ?? files.last
+    if let existing = files.last(where: { FileSystem.entry(at: options.resolvePath($0)) != .missing }) {
+      return existing
+    }
+    return Self.pattern(of: files)
+  }
+
+  /// `dir/name.{a,b}` for files that differ only in their extension, else the last file.
+  static func pattern(of files: [String]) -> String? {
+    let stems = files.map { file -> (stem: Substring, ext: Substring)? in
+      guard let dot = file.lastIndex(of: "."), !file[dot...].contains("/") else { return nil }
+      return (file[..<dot], file[file.index(after: dot)...])
+    }
+    guard files.count > 1, let first = stems.first ?? nil,
+      stems.allSatisfy({ $0?.stem == first.stem })
+    else { return files.last }
+    return "\(first.stem).{\(stems.compactMap { $0?.ext }.joined(separator: ","))}"
   }
 }
 

@@ -6,11 +6,14 @@ import FoundationEssentials
 ///
 /// | scope | files |
 /// |---|---|
-/// | vendor | `/usr/lib/demo/demo.{plist,json,ini}`, then `/usr/lib/demo/demo.conf.d/*` |
-/// | system | `/etc/demo/demo.{plist,json,ini}`, then `/etc/demo/demo.conf.d/*` |
-/// | user | `$XDG_CONFIG_HOME/demo/demo.{plist,json,ini}`, then `…/demo.conf.d/*` |
+/// | vendor | `/usr/lib/demo/demo.{plist,json,ini,env}`, then `/usr/lib/demo/demo.conf.d/*` |
+/// | system | `/etc/demo/demo.{plist,json,ini,env}`, then `/etc/demo/demo.conf.d/*` |
+/// | user | `$XDG_CONFIG_HOME/demo/demo.{plist,json,ini,env}`, then `…/demo.conf.d/*` |
 /// | environment | `DEMO_*` variables |
 /// | command line | `--key value` options, when ``arguments`` are given |
+///
+/// The main files' extensions, and the extensions drop-ins may have, come from ``formats`` (the
+/// standard registry's are shown).
 ///
 /// Drop-ins sort by file name; a system drop-in replaces the same-named vendor one, and an empty one or
 /// a symlink to `/dev/null` masks it. With a ``root``, every absolute path is read under it (origins
@@ -28,6 +31,8 @@ public struct StandardLayout: Sendable {
   public var environment: [String: String]
   /// The arguments the command-line layer reads (see ``CommandLineLayer``); `nil`: no such layer.
   public var arguments: [String]?
+  /// The formats: which main files exist (``FormatRegistry/mainFileExtensions``) and how files are read.
+  public var formats: FormatRegistry
 
   /// The home directory a tree under a ``root`` falls back to: `/home/user`.
   public static let rootHome = "/home/user"
@@ -45,12 +50,15 @@ public struct StandardLayout: Sendable {
   ///   - environment: the process environment (for `XDG_CONFIG_HOME`, `HOME` and the `PREFIX_*`
   ///     variables).
   ///   - arguments: command-line arguments for a ``CommandLineLayer`` above the environment.
+  ///   - formats: the formats of the files (default: the standard registry).
   public init(
     app: String, root: String? = nil, home: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil
+    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil,
+    formats: FormatRegistry = .standard
   ) {
     self.app = app
     self.arguments = arguments
+    self.formats = formats
     self.root = root
     self.environment = environment
     self.environmentPrefix = EnvironmentNames.prefix(forApp: app)
@@ -70,9 +78,10 @@ public struct StandardLayout: Sendable {
     }
   }
 
-  /// The main files of a directory: `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, loaded in that order.
+  /// The main files of a directory, one per main-file format of ``formats``, loaded in that order: for
+  /// the standard registry `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, `DIR/APP.env`.
   public func mainFiles(in directory: String) -> [String] {
-    ["plist", "json", "ini"].map { joinPath(directory, "\(app).\($0)") }
+    formats.mainFileExtensions.map { joinPath(directory, "\(app).\($0)") }
   }
 
   /// The vendor directory, `/usr/lib/APP`.
@@ -104,9 +113,11 @@ public struct StandardLayout: Sendable {
     return layers
   }
 
-  /// Parse options whose `resolvePath` puts absolute paths under ``root``.
+  /// Parse options whose `resolvePath` puts absolute paths under ``root`` and whose registry is
+  /// ``formats``.
   public func options(_ base: ParseOptions = ParseOptions()) -> ParseOptions {
     var options = base
+    options.formats = formats
     if let root { options.resolvePath = rootResolver(root) }
     return options
   }

@@ -4,7 +4,7 @@ enum FileWriter {
   static func write(_ value: SettingValue?, forKey key: String, toFile path: String, options: ParseOptions)
     throws(StrataError)
   {
-    guard let format = Formats.format(forPath: path) else {
+    guard let format = options.formats.format(forPath: path) else {
       throw StrataError(.unsupportedFormat, "cannot write: unknown file type", path: path)
     }
     // A link is written through: the file it points to is replaced, and the link stays.
@@ -25,14 +25,4 @@ enum FileWriter {
       try AtomicFile.write(bytes, to: resolved, reportedAs: path)
     }
   }
-}
-
-/// A format that can change one key of a file in place, keeping everything else byte for byte
-/// (comments, blank lines, order).
-protocol EditableFormat: ConfigFormat {
-  /// The file's bytes with `value` set at `key` (or the key removed, for `nil`).
-  func edit(
-    _ bytes: [UInt8], setting value: SettingValue?, at key: String, path: String, options: ParseOptions
-  )
-    throws(StrataError) -> [UInt8]
 }

@@ -50,7 +50,7 @@ final class DeclaredServerSettings: SettingsGroup, @unchecked Sendable {
       #expect(
         check.output.contains(
           "error: required setting 'server.databaseURL' has no value; set it in /etc/demo/demo.ini, "
-            + "/home/user/.config/demo/demo.ini or DEMO_SERVER_DATABASE_URL"))
+            + "/home/user/.config/demo/demo.{plist,json,ini,env} or DEMO_SERVER_DATABASE_URL"))
       #expect(!check.output.contains("unknown key"))
       let dump = try runConfigDump(
         ["--root", dir + "/root", "--app", "demo", "--schema", schema, "--key", "server.max_connections"],

@@ -5,13 +5,14 @@ import Testing
 
 /// A file with a million problems costs twenty diagnostics and a summary, and the count stays exact.
 @Suite struct DiagnosticCapTests {
-  @Test(arguments: ["json", "ini", "plist"])
+  @Test(arguments: ["json", "ini", "plist", "dotenv"])
   func duplicatesAreCappedPerFileWithAnExactCount(format: String) throws {
     let count = 50_000
     let text: String
     switch format {
     case "json": text = "{" + (0..<count).map { "\"k\": \($0)" }.joined(separator: ", ") + "}"
     case "ini": text = "[s]\n" + (0..<count).map { "k = \($0)\n" }.joined()
+    case "dotenv": text = (0..<count).map { "K=\($0)\n" }.joined()
     default:
       text =
         "<plist><dict>" + (0..<count).map { "<key>k</key><integer>\($0)</integer>" }.joined()

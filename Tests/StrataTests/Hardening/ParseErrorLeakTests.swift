@@ -26,16 +26,18 @@ import Testing
     ("ini", "[db]\npassword = 'S3CR3Tpw' x\n"),
     ("ini", "[db]\npassword = \"S3CR3Tpw\" trailing\n"),
     ("ini", "[db]\npassword = \"\\uS3CR\"\n"),
+    ("dotenv", "DB__PASSWORD=\"S3CR3Tpw\n"),
+    ("dotenv", "DB__PASSWORD='S3CR3Tpw\n"),
+    ("dotenv", "DB__PASSWORD='S3CR3Tpw' x\n"),
+    ("dotenv", "DB__PASSWORD=\"S3CR3Tpw\" trailing\n"),
+    ("dotenv", "DB__PASSWORD S3CR3Tpw\n"),
+    ("dotenv", "DB PASSWORD=S3CR3Tpw\n"),
+    ("dotenv", "DB__PASSWORD=S3CR3Tpw\u{0}\n"),
   ]
 
   @Test(arguments: cases)
   func aParseErrorNeverQuotesTheValue(format name: String, text: String) throws {
-    let format: any ConfigFormat =
-      switch name {
-      case "json": JSONFormat()
-      case "plist": PropertyListFormat()
-      default: INIFormat()
-      }
+    let format = try #require(FormatRegistry.standard.format(named: name))
     do {
       let document = try format.parse(Array(text.utf8), path: "/etc/app/app.\(name)", options: ParseOptions())
       Issue.record("parsed: \(document.root)")

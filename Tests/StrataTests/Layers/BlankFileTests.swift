@@ -7,7 +7,7 @@ import Testing
 @Suite struct BlankFileTests {
   static let blanks = ["", "\n", " \n\t\n  ", "\r\n\r\n"]
 
-  @Test(arguments: ["json", "plist", "ini"], blanks)
+  @Test(arguments: FormatRegistry.standard.mainFileExtensions, blanks)
   func aBlankMainFileIsAnEmptyLayer(ext: String, text: String) throws {
     try withTemporaryDirectory { root in
       try write(text, to: root + "/etc/x/x.\(ext)")
@@ -19,7 +19,7 @@ import Testing
     }
   }
 
-  @Test(arguments: ["json", "plist", "ini"], blanks)
+  @Test(arguments: FormatRegistry.standard.mainFileExtensions, blanks)
   func formatsLoadReadsABlankFileAsAnEmptyDocument(ext: String, text: String) throws {
     try withTemporaryDirectory { dir in
       try write(text, to: dir + "/x.\(ext)")

@@ -12,7 +12,8 @@ import Testing
       let stack = LayerStack(layers: layers, options: layout.options())
       #expect(
         stack.placesToSet(key: "server.port") == [
-          "/run/secrets/port", "--server.port", "DEMO_SERVER_PORT", "/home/user/.config/demo/demo.ini",
+          "/run/secrets/port", "--server.port", "DEMO_SERVER_PORT",
+          "/home/user/.config/demo/demo.{plist,json,ini,env}",
           "/etc/demo/demo.json",
         ])
       #expect(!stack.placesToSet(key: "log.level").contains { $0.hasPrefix("/run/secrets") })

@@ -11,7 +11,8 @@
 /// - Removing deletes every line that sets the key in this file. A table value is applied leaf by leaf.
 /// - A file that does not parse is never edited: its parse error is thrown.
 extension INIFormat: EditableFormat {
-  func edit(
+  /// Sets or removes one key, changing only its lines (see above).
+  public func edit(
     _ bytes: [UInt8], setting value: SettingValue?, at key: String, path: String, options: ParseOptions
   )
     throws(StrataError) -> [UInt8]

@@ -1,0 +1,29 @@
+/// A format that can change one key of a file in place, keeping everything else byte for byte
+/// (comments, blank lines, order).
+///
+/// Writes (``SettingsStore/write(_:forKey:)``) use ``edit(_:setting:at:path:options:)`` when the file's
+/// format conforms; a format that does not is written by parsing the file, setting the key in the tree
+/// and serializing the whole tree (comments are lost).
+///
+/// ```swift
+/// let bytes = try INIFormat().edit(
+///   old, setting: SettingValue(.string("9000"), origin: .runtime), at: "server.port",
+///   path: "/etc/demo/demo.ini", options: ParseOptions())
+/// ```
+public protocol EditableFormat: ConfigFormat {
+  /// The file's bytes with `value` set at `key`, or the key removed.
+  ///
+  /// A file that does not parse is never edited: its parse error is thrown.
+  /// - Parameters:
+  ///   - bytes: the file as it is now (empty for a new file).
+  ///   - value: the new value (a scalar, an array or a table), or `nil` to remove the key.
+  ///   - key: the key, written as one string (see ``SettingKey``).
+  ///   - path: the path reported in errors.
+  ///   - options: limits, as for parsing.
+  /// - Throws: ``StrataError``: the file's parse error, or `typeMismatch` for a value the format
+  ///   cannot hold.
+  func edit(
+    _ bytes: [UInt8], setting value: SettingValue?, at key: String, path: String, options: ParseOptions
+  )
+    throws(StrataError) -> [UInt8]
+}
