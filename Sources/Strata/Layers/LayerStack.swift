@@ -19,20 +19,10 @@ public struct LayerStack: Sendable {
   ///   - generation: the generation number of the new snapshot.
   ///   - declaredKeys: keys declared by a schema, known to layers that read lower layers.
   public func load(generation: Int = 1, declaredKeys: [String] = []) -> Snapshot {
-    var sources: [(scope: Scope, document: Document)] = []
-    var diagnostics: [Diagnostic] = []
-    let declared = DeclaredKeys(declaredKeys)
-    for layer in layers {
-      let context = LoadContext(
-        options: options, declared: declared,
-        lowerDocuments: layer.readsLowerLayers ? sources.map(\.document) : [],
-        cache: nil)
-      let contents = layer.load(context)
-      diagnostics += contents.diagnostics
-      for document in contents.documents {
-        sources.append((layer.scope, document))
-      }
-    }
-    return Snapshot(generation: generation, sources: sources, diagnostics: diagnostics)
+    let loaded = StackLoader(layers: layers, options: options).load(
+      previous: Array(repeating: nil, count: layers.count), reloading: nil,
+      declared: DeclaredKeys(declaredKeys),
+      cache: nil)
+    return Snapshot(generation: generation, sources: loaded.sources, diagnostics: loaded.diagnostics)
   }
 }

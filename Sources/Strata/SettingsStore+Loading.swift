@@ -1,0 +1,72 @@
+/// Loading the stack into a new snapshot, published in one step.
+extension SettingsStore {
+  /// Rebuilds the snapshot. The layers at the indices in `reloading` (all, for `nil`) are read again;
+  /// the others keep their last contents, except layers that read the layers below (the environment),
+  /// which load again whenever something changed (their known keys may have grown). Loading happens outside the state lock; the new snapshot is
+  /// published in one step, then settings are told, outside every lock.
+  /// - Parameter fetched: contents already fetched for some of those layers (asynchronous ones).
+  func rebuild(reloading: Set<Int>?, fetched: [Int: LayerContents] = [:]) {
+    let (previous, published) = rebuildLock.withLock { count in
+      count += 1
+      return (snapshot, load(reloading: reloading, fetched: fetched))
+    }
+    guard let published else { return }
+    let changes = published.changes(since: previous)
+    publish(published, previous: previous, affected: changes.affected)
+    announce(changes, from: previous, to: published)
+  }
+
+  private func load(reloading: Set<Int>?, fetched: [Int: LayerContents]) -> Snapshot? {
+    let (previous, declared, runtime, secretKeys) = state.withLock {
+      ($0.contents, $0.declared, $0.runtime, $0.secretKeys)
+    }
+    let loaded = StackLoader(layers: stack.layers, options: stack.options).load(
+      previous: previous, reloading: reloading, fetched: fetched, declared: declared, cache: cache)
+    let contents = loaded.contents
+    var sources = loaded.sources
+    let diagnostics = loaded.diagnostics
+    if runtime.table?.isEmpty == false {
+      sources.append((.runtime, Document(path: "runtime", root: runtime)))
+    }
+    let changedSnapshot: Snapshot? = published.withLock { current in
+      let candidate = Snapshot(
+        generation: current.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys
+      )
+      // The sources, not only the merged root (which they determine): a hidden lower value that changed
+      // is what a setting falls back to when the value above it does not convert.
+      guard
+        !Self.sameSources(candidate.sources, current.sources) || candidate.diagnostics != current.diagnostics
+          || candidate.declaredSecretKeys != current.declaredSecretKeys || current.generation == 0
+      else { return nil }
+      current = candidate
+      generationCounter.store(candidate.generation, ordering: .releasing)
+      return candidate
+    }
+    let watches = state.withLock { state in
+      state.contents = contents
+      return state.watches
+    }
+    // Layers that watch files follow their new paths (an include added, a drop-in directory created).
+    for (index, watch) in watches { watch.update(contents[index]?.paths ?? []) }
+    return changedSnapshot
+  }
+
+  /// The context a layer loads with now: the declared keys and the documents of the layers below.
+  func loadContext(forLayer index: Int) -> LoadContext {
+    let (contents, declared) = state.withLock { ($0.contents, $0.declared) }
+    let lower =
+      stack.layers[index].readsLowerLayers ? contents[..<index].compactMap { $0 }.flatMap(\.documents) : []
+    return LoadContext(options: stack.options, declared: declared, lowerDocuments: lower, cache: cache)
+  }
+
+  /// Whether two lists of merged documents hold the same scopes and trees (origins included).
+  private static func sameSources(
+    _ a: [(scope: Scope, document: Document)], _ b: [(scope: Scope, document: Document)]
+  ) -> Bool {
+    a.count == b.count
+      && zip(a, b).allSatisfy {
+        $0.scope == $1.scope && $0.document.isSecret == $1.document.isSecret
+          && $0.document.root.isIdentical(to: $1.document.root)
+      }
+  }
+}
