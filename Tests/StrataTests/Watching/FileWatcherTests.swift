@@ -29,19 +29,19 @@ struct FailingInotify: InotifySystem {
   func removeWatch(_ fd: Int32, watch: Int32) { LiveInotify().removeWatch(fd, watch: watch) }
 }
 
+/// Stops a watcher and returns the paths of the batches it delivered (without waiting).
+func drained(_ watcher: FileWatcher) async -> Set<String> {
+  watcher.stop()
+  var paths: Set<String> = []
+  for await batch in watcher.changes { paths.formUnion(batch.paths) }
+  return paths
+}
+
 @Suite struct FileWatcherTests {
   func watcher(_ clock: ManualClock, system: any InotifySystem = LiveInotify()) -> FileWatcher {
     FileWatcher(
       system: system, clock: clock.now, missingGracePeriod: .milliseconds(300), pollInterval: .seconds(1),
       startsThread: false)
-  }
-
-  /// The paths of the batches delivered so far (without waiting).
-  func drained(_ watcher: FileWatcher) async -> Set<String> {
-    watcher.stop()
-    var paths: Set<String> = []
-    for await batch in watcher.changes { paths.formUnion(batch.paths) }
-    return paths
   }
 
   @Test func onlyCompletedWritesAreReported() async throws {

@@ -33,14 +33,6 @@ final class FlakyInotify: InotifySystem, Sendable {
 
   func polled(_ watcher: FileWatcher) -> Set<String> { watcher.core.state.withLock { Set($0.polled.keys) } }
 
-  /// The paths of the batches delivered so far.
-  func drained(_ watcher: FileWatcher) async -> Set<String> {
-    watcher.stop()
-    var paths: Set<String> = []
-    for await batch in watcher.changes { paths.formUnion(batch.paths) }
-    return paths
-  }
-
   @Test func aWatchThatFailedIsRetriedAndPollingEnds() async throws {
     try await withTemporaryDirectory { dir in
       let clock = ManualClock()
