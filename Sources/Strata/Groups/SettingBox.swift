@@ -45,7 +45,8 @@ protocol AnySettingBox: AnyObject, Sendable {
 /// The state of one declared setting: its declaration, its binding to a store and key, the value cached
 /// for the current generation, and its subscribers.
 ///
-/// A `Setting` (a struct stored in the group) holds one box; the store holds it weakly.
+/// A `Setting` (a struct stored in the group) holds one box; the store's registry holds it strongly too
+/// (no weak reference, no side table on the read path), and the group's deinit unregisters it.
 @usableFromInline
 final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its lock.
@@ -64,7 +65,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   @usableFromInline let hasObserverHook = Atomic<Bool>(false)
 
   @usableFromInline
-  struct State {
+  struct State: Sendable {
     @usableFromInline var store: SettingsStore?
     var key = ""
     var aliases: [String] = []

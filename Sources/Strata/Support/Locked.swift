@@ -7,8 +7,9 @@ import Glibc
 /// a race, hiding real ones. `pthread_mutex_lock` is intercepted by TSan, and costs the same
 /// uncontended.
 @usableFromInline
-final class Locked<State>: @unchecked Sendable {
-  // @unchecked: `state` is only touched inside `withLock`, with `mutex` held.
+final class Locked<State: Sendable>: @unchecked Sendable {
+  // @unchecked: `state` is only touched inside `withLock`, with `mutex` held, and `State` is Sendable,
+  // so what `withLock` hands out may cross threads.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   // Behind a pointer rather than a stored `var`: a class's stored `var` passed `inout` costs a dynamic
   // exclusivity check (swift_beginAccess/endAccess) on every call, which the mutex already makes
@@ -21,7 +22,8 @@ final class Locked<State>: @unchecked Sendable {
     self.state.initialize(to: state)
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+    let result = pthread_mutex_init(mutex, nil)
+    precondition(result == 0, "pthread_mutex_init failed: \(result)")
   }
 
   deinit {
@@ -37,7 +39,10 @@ final class Locked<State>: @unchecked Sendable {
   func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure)
     -> Result
   {
-    pthread_mutex_lock(mutex)
+    // A default mutex fails only when misused (EINVAL after destruction, EDEADLK is not reported);
+    // carrying on unlocked would be a silent data race, so a failure stops the program.
+    let locked = pthread_mutex_lock(mutex)
+    precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
     defer { pthread_mutex_unlock(mutex) }
     return try body(&state.pointee)
   }

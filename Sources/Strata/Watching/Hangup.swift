@@ -5,6 +5,8 @@ import Glibc
 /// polls the pipe stays in it, queued, and is served when one starts.
 enum Hangup {
   /// The pipe: the handler writes to `[1]`; watchers poll `[0]`.
+  // nonisolated(unsafe): written once, in `installed`'s initializer (which Swift runs once, under its
+  // own lock), before the handler that reads it is installed; only read afterwards.
   nonisolated(unsafe) static var pipeFDs: [Int32] = [-1, -1]
   private static let installed: Bool = {
     var fds: [Int32] = [-1, -1]
