@@ -36,6 +36,11 @@ protocol AnySettingBox: AnyObject, Sendable {
   var isMissing: Bool { get }
   /// Whether one of the setting's old keys is among `keys` (a renamed setting reads them too).
   func readsAlias(in keys: Set<String>) -> Bool
+  /// Checks a value given as a tree as a write through the setting's record would (read-only,
+  /// conversion to the declared type, validation) and returns it as the setting encodes it.
+  func checkedWrite(_ value: SettingValue) throws(StrataError) -> SettingValue?
+  /// The running value as a tree, and its origin (`nil` for a required setting without a value).
+  func currentValue() -> (value: SettingValue?, origin: Origin)
   /// Binds the setting to a store, its full key and its old keys.
   func bind(store: SettingsStore, key: String, aliases: [String], propertyName: String)
   /// Ends every stream.
@@ -345,6 +350,21 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var origin: Origin {
     _ = readIfPresent()
     return state.withLock { $0.origin }
+  }
+
+  func checkedWrite(_ value: SettingValue) throws(StrataError) -> SettingValue? {
+    if traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
+    let typed = try decode(value, key)
+    if let validation, !validation.check(typed) {
+      let shown = traits.contains(.secret) ? redactedText : "\(typed)"
+      throw StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)")
+    }
+    return try encode(typed)
+  }
+
+  func currentValue() -> (value: SettingValue?, origin: Origin) {
+    let value = readIfPresent().flatMap { try? encode($0) }
+    return (value, state.withLock { $0.origin })
   }
 
   /// A stream of every later change of the typed value.
