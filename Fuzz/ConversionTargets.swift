@@ -25,6 +25,16 @@ enum ConversionTargets {
       found?.kind == .string(value),
       "variable \(name) for key '\(key)' gave \(found.map(TreeComparison.describe) ?? "nothing")")
     if let node = found { checkScalars(node) }
+    // The same variable finds the key when a file below holds it (walking from the name).
+    var lower = SettingValue.emptyTable(origin: .runtime)
+    lower.set(SettingValue(.string("lower"), origin: .runtime), at: key)
+    let walked = EnvironmentLayer(prefix: prefix, variables: [name: value])
+      .load(LoadContext(lowerDocuments: [Document(path: "lower", root: lower)]))
+    let foundByWalk = walked.documents.first?.root.value(at: key)
+    check(
+      foundByWalk?.kind == .string(value),
+      "variable \(name) for key '\(key)' in a file below gave \(foundByWalk.map(TreeComparison.describe) ?? "nothing")"
+    )
 
     var variables: [String: String] = [:]
     var declared: [String] = []
@@ -39,7 +49,7 @@ enum ConversionTargets {
       _ = EnvironmentNames.fallbackKey(forVariable: line, prefix: prefix)
     }
     let contents = EnvironmentLayer(prefix: prefix, variables: variables, declaredKeys: declared)
-      .load(LoadContext(knownKeys: [key]))
+      .load(LoadContext(declaredKeys: [key]))
     for diagnostic in contents.diagnostics { _ = diagnostic.description }
     for node in contents.documents.first?.root.nodes(limit: 8) ?? [] { checkScalars(node) }
   }

@@ -47,10 +47,13 @@ final class EnvironmentKeyIndex: Sendable {
     let children = children(of: table, at: key)
     // Names whose generated part is empty (`-`) add nothing to the variable's name.
     for child in children[""] ?? [] {
-      walk(
-        table[child]!, at: SettingKey.appending(child, to: key), name: name, consumed: consumed,
-        found: &found,
-        deepest: &deepest)
+      let childKey = SettingKey.appending(child, to: key)
+      let childValue = table[child]!
+      if name.isEmpty && !childValue.isTable {
+        found.append(childKey)
+      } else {
+        walk(childValue, at: childKey, name: name, consumed: consumed, found: &found, deepest: &deepest)
+      }
     }
     var cut = name.startIndex
     while cut < name.endIndex {
@@ -59,10 +62,11 @@ final class EnvironmentKeyIndex: Sendable {
       for child in names {
         let childKey = SettingKey.appending(child, to: key)
         let childValue = table[child]!
-        if cut == name.endIndex {
-          if !childValue.isTable { found.append(childKey) }
+        let rest = cut == name.endIndex ? name[cut...] : name[name.index(after: cut)...]
+        if rest.isEmpty && !childValue.isTable {
+          found.append(childKey)
         } else {
-          let rest = name[name.index(after: cut)...]
+          // A table at the end of the name may still hold a leaf whose own name adds nothing (`a.-`).
           walk(
             childValue, at: childKey, name: rest,
             consumed: consumed + name.distance(from: name.startIndex, to: cut) + 1,

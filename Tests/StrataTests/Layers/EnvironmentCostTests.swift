@@ -52,6 +52,16 @@ import Testing
     #expect(root.value(at: "-.port")?.kind == .string("2"))
   }
 
+  @Test func aLeafWhoseNameAddsNothingIsFoundAtTheEndOfTheName() throws {
+    let document = try parse(#"{"a": {"-": 1}, "b": {"x": {"--": 2}}}"#, as: JSONFormat())
+    let contents = EnvironmentLayer(prefix: "DEMO", variables: ["DEMO_A": "9", "DEMO_B_X": "8"])
+      .load(LoadContext(lowerDocuments: [document]))
+    #expect(contents.diagnostics.isEmpty)
+    let root = try #require(contents.documents.first?.root)
+    #expect(root.value(at: "a.-")?.kind == .string("9"))
+    #expect(root.value(at: "b.x.--")?.kind == .string("8"))
+  }
+
   @Test func aTableIsNotALeafAndAMistypedNameGetsASuggestionFromItsTable() throws {
     let document = try parse(#"{"server": {"port": 1, "host": "a"}}"#, as: JSONFormat())
     let contents = EnvironmentLayer(prefix: "DEMO", variables: ["DEMO_SERVER": "x", "DEMO_SERVER_PROT": "2"])
