@@ -92,7 +92,7 @@ enum Scale {
     let residentBefore = residentBytes()
     let start = clock.now
     let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])])
-    let groups = ScaleGroups.types.prefix(settings / 100).map { $0.init(store: store) }
+    let groups = ScaleGroups.make(settings: settings, store: store)
     let startTime = clock.now - start
     let heap = Int(mc_live_bytes() - heapBefore)
     let resident = residentBytes() - residentBefore

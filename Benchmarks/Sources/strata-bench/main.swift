@@ -70,8 +70,7 @@ notes += [
     + "whether a watched key changed by looking it up as `.string` in the old and new snapshots; for a "
     + "JSON number both lookups fail with a type mismatch, so the change is never delivered to value "
     + "watchers, although the provider reloaded (a plain read sees the new value).",
-  "Scale: Strata takes a group's section from its class, so 1,000 one-line subclasses of a 100-setting "
-    + "group give the sections (Scripts/generate-scale-groups.py). Memory = growth over cold start of "
+  "Scale: one 100-setting group class, one instance per section (SettingsGroup(store:section:)). Memory = growth over cold start of "
     + "live heap bytes (malloc counter) and of RSS (/proc/self/statm), divided by the settings; RSS also holds one-time page-ins of code and runtime metadata, which dominate at 1,000 settings.",
   "Total time of this run: \(format((clock.now - started).seconds, decimals: 0)) s.",
 ]

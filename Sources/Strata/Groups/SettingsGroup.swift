@@ -41,11 +41,15 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   private var groups: [(name: String, group: SettingsGroup)] = []
 
   /// Creates the group and binds it to a store.
-  /// - Parameter store: the store; by default ``SettingsStore/current``, else a new in-memory store that
-  ///   holds only the defaults.
-  public required init(store: SettingsStore? = nil) {
+  /// - Parameters:
+  ///   - store: the store; by default ``SettingsStore/current``, else a new in-memory store that holds
+  ///     only the defaults.
+  ///   - section: the section of this instance (a key, such as `tenants.acme`) instead of the class's
+  ///     ``section``, so that one class serves sets of groups made at run time:
+  ///     `TenantSettings(store: store, section: "tenants.\(name)")`.
+  public required init(store: SettingsStore? = nil, section: String? = nil) {
     self.store = store ?? SettingsStore.current ?? SettingsStore.inMemory()
-    self.sectionPath = Self.section
+    self.sectionPath = section ?? Self.section
     discover()
     bind(store: self.store, sectionPath: sectionPath)
   }
