@@ -1,9 +1,9 @@
 /// Renders a snapshot as text: the work behind `config-dump`.
-public enum Dump {
+package enum Dump {
   /// Renders the whole snapshot.
   /// - Throws: ``StrataError`` when the format cannot express the tree (an array of tables in INI), or
   ///   the `env` format has no prefix.
-  public static func render(_ snapshot: Snapshot, options: DumpOptions) throws(StrataError) -> String {
+  package static func render(_ snapshot: Snapshot, options: DumpOptions) throws(StrataError) -> String {
     let snapshot = options.showSecrets ? snapshot : snapshot.redacting(snapshot.secretKeys)
     return try render(snapshot.root, entries: snapshot.entries, options: options)
   }
@@ -11,7 +11,7 @@ public enum Dump {
   /// Renders the value at one key: a leaf as its bare text (JSON for the `json` format), a table as the
   /// subtree in the chosen format.
   /// - Returns: `nil` when the key does not exist.
-  public static func render(key: String, of snapshot: Snapshot, options: DumpOptions) throws(StrataError)
+  package static func render(key: String, of snapshot: Snapshot, options: DumpOptions) throws(StrataError)
     -> String?
   {
     let snapshot = options.showSecrets ? snapshot : snapshot.redacting(snapshot.secretKeys)

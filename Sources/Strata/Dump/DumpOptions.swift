@@ -1,7 +1,7 @@
 /// How a snapshot is printed.
-public struct DumpOptions: Sendable {
+package struct DumpOptions: Sendable {
   /// The output formats.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     /// Aligned columns: key, value, and with origins, where it came from.
     case table
     /// The merged tree as JSON (dates as ISO 8601 strings, data as base64).
@@ -15,20 +15,20 @@ public struct DumpOptions: Sendable {
   }
 
   /// The output format.
-  public var format: Format
+  package var format: Format
   /// Whether to show where each value came from (table, json, env).
-  public var showOrigin: Bool
+  package var showOrigin: Bool
   /// Whether to show the lower values each key hides (table, json).
-  public var showShadowed: Bool
+  package var showShadowed: Bool
   /// The environment prefix used by the `env` format, without the trailing `_`.
-  public var environmentPrefix: String?
+  package var environmentPrefix: String?
   /// Whether secret values (from secret sources such as a key-per-file Secret volume) print in clear.
-  public var showSecrets = false
+  package var showSecrets = false
   /// The width of the terminal, for the table format: longer values are cut with `…` (`nil`: never).
-  public var maxWidth: Int?
+  package var maxWidth: Int?
 
   /// Creates options.
-  public init(
+  package init(
     format: Format = .table, showOrigin: Bool = false, showShadowed: Bool = false,
     environmentPrefix: String? = nil
   ) {

@@ -9,7 +9,7 @@
 /// the last word is `auth` (npm's `_auth`, `basicAuth`; not `authMethod`). So `db.password`,
 /// `adminToken`, `aws.secret_access_key`, `API-KEY` and `proxy_auth` are secret; `keyboard`, `monkey`,
 /// `keyFile`, `tokenizer` and `auth_method` are not.
-public enum SecretNames {
+package enum SecretNames {
   static let words: Set<String> = [
     "password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "credential", "credentials",
     "apikey", "privatekey", "secretkey",
@@ -19,7 +19,7 @@ public enum SecretNames {
   ]
 
   /// Whether `key`'s last name says it holds a secret.
-  public static func isSecret(key: String) -> Bool {
+  package static func isSecret(key: String) -> Bool {
     let parts = wordsOf(SettingKey.lastName(of: key))
     if parts.contains(where: words.contains) || parts.last == "auth" { return true }
     return zip(parts, parts.dropFirst()).contains { keyQualifiers.contains($0) && $1 == "key" }

@@ -1,5 +1,5 @@
 /// The JSON lines `config-dump --watch` prints: one per changed key, one per error.
-public enum WatchLines {
+package enum WatchLines {
   /// `{"generation": 4, "key": "server.port", "old": 8080, "new": 9090, "origin": "/etc/demo/demo.ini:6:8"}`
   /// for each leaf key whose value differs between the snapshots (a removed key has `"new": null` and
   /// the old origin). Secret keys (from secret sources, plus `secretKeys`) are redacted.
@@ -7,7 +7,7 @@ public enum WatchLines {
   ///   - redactingSecretSources: also redact values from secret sources (a Secret volume).
   ///   - restartRequiredKeys: keys whose change a running program applies only at its next start; their
   ///     lines end with `"pendingRestart": true`.
-  public static func changes(
+  package static func changes(
     from old: Snapshot, to new: Snapshot, secretKeys: Set<String> = [], redactingSecretSources: Bool = true,
     restartRequiredKeys: Set<String> = []
   ) -> [String] {
@@ -22,7 +22,7 @@ public enum WatchLines {
   ///   - hiding: whether a key (or a table holding it) is secret.
   ///   - redactingSecretSources: also redact values from secret sources (a Secret volume).
   ///   - restartRequiredKeys: keys whose lines end with `"pendingRestart": true`.
-  public static func changes(
+  package static func changes(
     from old: Snapshot, to new: Snapshot, hiding: (String) -> Bool, redactingSecretSources: Bool = true,
     restartRequiredKeys: Set<String> = []
   ) -> [String] {
@@ -54,7 +54,7 @@ public enum WatchLines {
   }
 
   /// `{"error": "expected ']'", "path": "/etc/demo/demo.ini", "line": 3, "column": 8}`.
-  public static func error(_ error: StrataError) -> String {
+  package static func error(_ error: StrataError) -> String {
     line([
       ("error", string(error.message)), ("path", error.path.map(string)),
       ("line", SettingValue(.integer(error.line), origin: .runtime)),
@@ -64,7 +64,7 @@ public enum WatchLines {
 
   /// `{"recovered": "expected Int for server.port, found \"80a\"", "path": …, "line": …, "column": …}`:
   /// the problem an earlier error line reported is gone.
-  public static func recovered(_ error: StrataError) -> String {
+  package static func recovered(_ error: StrataError) -> String {
     line([
       ("recovered", string(error.message)), ("path", error.path.map(string)),
       ("line", SettingValue(.integer(error.line), origin: .runtime)),
@@ -73,7 +73,7 @@ public enum WatchLines {
   }
 
   /// `{"warning": "…", "path": "…"}`, for watcher fallbacks and pending restarts.
-  public static func warning(_ message: String, path: String?) -> String {
+  package static func warning(_ message: String, path: String?) -> String {
     line([("warning", string(message)), ("path", path.map(string))])
   }
 

@@ -5,14 +5,14 @@
 /// `server.maxConnections` → `DEMO_SERVER_MAX_CONNECTIONS`, `www."listen.owner"` → `DEMO_WWW_LISTEN_OWNER`. A
 /// variable that matches no generated name maps by `__` separators: `DEMO_DB__POOL_SIZE` →
 /// `db.pool_size`.
-public enum EnvironmentNames {
+package enum EnvironmentNames {
   /// The prefix for an app name: upper-cased, with `-` and `.` turned into `_` (`my-app` → `MY_APP`).
-  public static func prefix(forApp app: String) -> String {
+  package static func prefix(forApp app: String) -> String {
     screamingSnake(app)
   }
 
   /// The variable name that overrides `key`.
-  public static func variableName(forKey key: String, prefix: String) -> String {
+  package static func variableName(forKey key: String, prefix: String) -> String {
     prefix + "_" + unprefixedName(forKey: key)
   }
 
@@ -23,7 +23,7 @@ public enum EnvironmentNames {
 
   /// The key a variable maps to when it matches no known key: the part after `PREFIX_`, split at `__`,
   /// each part lower-cased. `nil` when the variable does not start with `PREFIX_` or is empty after it.
-  public static func fallbackKey(forVariable variable: String, prefix: String) -> String? {
+  package static func fallbackKey(forVariable variable: String, prefix: String) -> String? {
     let head = prefix + "_"
     guard variable.hasPrefix(head), variable.count > head.count else { return nil }
     let rest = variable.dropFirst(head.count)

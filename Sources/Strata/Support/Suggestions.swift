@@ -1,8 +1,8 @@
 /// "Did you mean" for keys and variable names.
-public enum Suggestions {
+package enum Suggestions {
   /// The candidate closest to `word`: one equal but for letter case first, else the nearest within two
   /// edits (by Levenshtein distance, comparing whole keys and their last components), else `nil`.
-  public static func closest(to word: String, in candidates: [String]) -> String? {
+  package static func closest(to word: String, in candidates: [String]) -> String? {
     let lowered = word.lowercased()
     if let match = candidates.first(where: { $0.lowercased() == lowered }) { return match }
     var best: (candidate: String, distance: Int)?

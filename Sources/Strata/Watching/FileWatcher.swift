@@ -92,7 +92,7 @@ public final class FileWatcher: Sendable {
   }
 
   /// Processes pending events and due timers now, on this thread (for tests without the thread).
-  public func pump() { core.pump() }
+  func pump() { core.pump() }
 
   /// The paths polled instead of watched.
   public var fallbacks: [WatcherFallback] { core.state.withLock { $0.fallbacks } }

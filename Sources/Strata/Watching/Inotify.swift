@@ -1,13 +1,13 @@
 import Glibc
 
 /// An `errno` value from a failed system call.
-public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+package struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
   /// The raw value.
-  public var rawValue: Int32
+  package var rawValue: Int32
   /// Wraps a raw value.
-  public init(_ rawValue: Int32) { self.rawValue = rawValue }
+  package init(_ rawValue: Int32) { self.rawValue = rawValue }
   /// `strerror` text.
-  public var description: String { String(cString: strerror(rawValue)) }
+  package var description: String { String(cString: strerror(rawValue)) }
 }
 
 /// Which inotify events to ask for, and which happened.
