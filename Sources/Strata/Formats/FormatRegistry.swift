@@ -4,7 +4,7 @@
 ///
 /// A registry is a value: make one from ``standard`` and pass it where files are read, in
 /// ``ParseOptions/formats`` (a ``SettingsStore``, a ``LayerStack``, ``Formats/load(path:options:format:)``)
-/// or to ``StandardLayout`` and ``SettingsStore/init(app:root:home:environment:formats:)``.
+/// or to ``StandardLayout`` and ``SettingsStore/init(app:root:home:environment:arguments:formats:)``.
 ///
 /// ```swift
 /// let formats = FormatRegistry.standard.registering(TOMLFormat())    // your own ConfigFormat

@@ -1,7 +1,7 @@
 /// A layer read from files: a list of main files, then the drop-ins of a `.conf.d` directory.
 ///
 /// Main files that exist are loaded in the order given (a missing one is simply absent). Drop-ins are
-/// the files of ``dropInDirectory`` that ``DropInNames`` accepts, sorted by name. As systemd does, a
+/// the files of ``dropInDirectory`` that the drop-in naming rules accept (configuration extensions; no hidden files, editor backups or package-manager leftovers), sorted by name. As systemd does, a
 /// drop-in that is empty or a symlink to `/dev/null` is not loaded, and a drop-in in
 /// ``overridingDropInDirectory`` (the system directory, for the vendor layer) replaces the same-named
 /// drop-in here, so an empty or `/dev/null` one there masks ours.

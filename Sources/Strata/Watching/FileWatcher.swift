@@ -33,7 +33,7 @@ public struct WatchBatch: Sendable {
 /// All watchers of a process share one inotify instance and one dedicated thread (``InotifyHub``),
 /// which sleeps in `poll()` on the inotify descriptor and a wake pipe with the nearest deadline (grace
 /// period, polling) as its timeout: no wake-ups while nothing changes. Tests create it
-/// with `startsThread: false` and drive it with ``pump()`` and a manual clock.
+/// with `startsThread: false` and drive it with `pump()` and a manual clock.
 public final class FileWatcher: Sendable {
   let core: WatcherCore
   /// The batches of possibly changed targets. Ends when the watcher stops.
