@@ -37,8 +37,7 @@ final class INIParseSession {
     active.append((path, Self.normalize(path)))
     defer { active.removeLast() }
     try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) in
-      var parser = INIFileParser(bytes: buffer, path: path, session: self)
-      try parser.run()
+      try INIFileParser.run(buffer, path: path, session: self)
     }
   }
 

@@ -17,7 +17,16 @@ struct INIFileParser {
   /// Reused for each key, so a line allocates no array.
   var parts: [INIPathPart] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>, path: String, session: INIParseSession) {
+  /// Parses one file's bytes into the session's tree. The parser, which holds a pointer into them,
+  /// lives only inside this call (its initializer is private).
+  static func run(_ bytes: UnsafeBufferPointer<UInt8>, path: String, session: INIParseSession)
+    throws(StrataError)
+  {
+    var parser = INIFileParser(bytes: bytes, path: path, session: session)
+    try parser.run()
+  }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, session: INIParseSession) {
     self.bytes = bytes
     self.path = path
     self.session = session

@@ -43,7 +43,17 @@ struct BinaryPropertyListParser {
     var values: [SettingValue] = []
   }
 
-  init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max) {
+  /// Parses a document's bytes. The parser, which holds a pointer into them, lives only inside this
+  /// call (its initializer is private), so the pointer never outlives the buffer.
+  static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max
+  ) throws(StrataError) -> (root: SettingValue, diagnostics: [Diagnostic]) {
+    var parser = BinaryPropertyListParser(bytes: bytes, path: path, maxDepth: maxDepth, maxValues: maxValues)
+    let root = try parser.parse()
+    return (root, parser.diagnostics.all)
+  }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max) {
     self.bytes = bytes
     self.path = path
     self.maxDepth = maxDepth

@@ -47,14 +47,10 @@ public struct PropertyListFormat: ConfigFormat {
             .invalidPropertyList, "unsupported binary plist version \"\(version)\"; only bplist00 is read",
             path: path)
         }
-        var parser = BinaryPropertyListParser(
-          bytes: buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues)
-        root = try parser.parse()
-        diagnostics = parser.diagnostics.all
+        (root, diagnostics) = try BinaryPropertyListParser.parse(
+          buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues)
       } else {
-        var parser = XMLPropertyListParser(bytes: buffer, path: path, maxDepth: options.maxDepth)
-        root = try parser.parse()
-        diagnostics = parser.diagnostics.all
+        (root, diagnostics) = try XMLPropertyListParser.parse(buffer, path: path, maxDepth: options.maxDepth)
       }
       guard root.isTable else {
         var (line, column) = (0, 0)

@@ -27,7 +27,17 @@ struct XMLPropertyListParser {
     var keyPosition = (line: 0, column: 0)
   }
 
-  init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) {
+  /// Parses a document's bytes. The parser, which holds a pointer into them, lives only inside this
+  /// call (its initializer is private), so the pointer never outlives the buffer.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) throws(StrataError)
+    -> (root: SettingValue, diagnostics: [Diagnostic])
+  {
+    var parser = XMLPropertyListParser(bytes: bytes, path: path, maxDepth: maxDepth)
+    let root = try parser.parse()
+    return (root, parser.diagnostics.all)
+  }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) {
     self.bytes = bytes
     self.path = path
     self.maxDepth = maxDepth
