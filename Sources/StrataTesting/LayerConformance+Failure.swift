@@ -9,6 +9,8 @@ extension LayerConformance {
       case fetch
       /// Cancellation: a cancelled fetch and a cancelled run loop end.
       case cancellation
+      /// Running: a store's run loop over the layer gets ready.
+      case run
       /// Change signals: a change reaches a running store, whose snapshot shows it.
       case change
       /// Errors: a broken source reports a position, and a store keeps its last good values.

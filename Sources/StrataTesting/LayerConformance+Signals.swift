@@ -1,9 +1,11 @@
 import Strata
 
 extension LayerConformance {
-  /// Checks 4 and 5, through a store running over the layer: after `change`, a reload that shows the
-  /// change; after `breakIt`, an error with a position, the last good values kept, and a `failed` event.
-  func checkChangesAndErrors(timeout: Duration) async -> [Failure] {
+  /// The checks made through a store running over the layer: its run loop gets ready; after `change`,
+  /// a reload that shows the change; after `breakIt`, an error with a position, the last good values
+  /// kept, and a `failed` event; and cancelling the task that runs the loop ends it. One run serves
+  /// them all, since a source may offer its change stream once.
+  func checkRunningStore(timeout: Duration) async -> [Failure] {
     let store = SettingsStore(layers: [layer], options: options)
     defer { store.shutdown() }
     let events = Shared<[StoreEvent]>([])
@@ -13,18 +15,29 @@ extension LayerConformance {
     }
     defer { collecting.cancel() }
     let ready = Shared(false)
-    let running = Task { await store.run(onReady: { ready.value = true }) }
+    let ended = Shared(false)
+    let running = Task {
+      await store.run(onReady: { ready.value = true })
+      ended.value = true
+    }
     defer { running.cancel() }
-    guard await Deadline(timeout).wait(until: { ready.value }) else {
-      let check: Failure.Check = change != nil ? .change : .error
-      return [Failure(check, "the store's run loop over the layer was not ready within \(timeout)")]
-    }
     var failures: [Failure] = []
-    if let change {
-      failures += await checkChange(change, store: store, events: events, timeout: timeout)
+    if await Deadline(timeout).wait(until: { ready.value }) {
+      if let change {
+        failures += await checkChange(change, store: store, events: events, timeout: timeout)
+      }
+      if let breakIt {
+        failures += await checkError(breakIt, store: store, events: events, timeout: timeout)
+      }
+    } else {
+      failures.append(Failure(.run, "the store's run loop over the layer was not ready within \(timeout)"))
     }
-    if let breakIt {
-      failures += await checkError(breakIt, store: store, events: events, timeout: timeout)
+    running.cancel()
+    if !(await Deadline(timeout).wait { ended.value }) {
+      failures.append(
+        Failure(
+          .cancellation,
+          "the store's run loop over the layer did not end within \(timeout) of its task's cancellation"))
     }
     return failures
   }

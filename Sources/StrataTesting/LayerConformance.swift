@@ -20,7 +20,9 @@ import Strata
 /// 2. ``Failure/Check/fetch``: ``Layer/fetch(_:)`` returns, and for a layer that does not load
 ///    asynchronously it agrees with ``Layer/load(_:)``.
 /// 3. ``Failure/Check/cancellation``: a fetch in a cancelled task returns, and cancelling the task that
-///    runs a ``Strata/SettingsStore``'s run loop over the layer ends it.
+///    runs a ``Strata/SettingsStore``'s run loop over the layer ends it (once the checks below are
+///    done: one run serves them all, since a source may offer its change stream only once).
+///    ``Failure/Check/run``: that run loop gets ready.
 /// 4. ``Failure/Check/change`` (with `change`, for a layer that offers ``Layer/changes(_:)``): after
 ///    `change`, a store running over the layer publishes a new generation that shows the change.
 /// 5. ``Failure/Check/error`` (with `breakIt`): the next load reports an error whose ``Strata/StrataError``
@@ -65,9 +67,7 @@ public struct LayerConformance: Sendable {
     var failures = checkLoad()
     failures += await checkFetch(timeout: timeout)
     failures += await checkCancellation(timeout: timeout)
-    if change != nil || breakIt != nil {
-      failures += await checkChangesAndErrors(timeout: timeout)
-    }
+    failures += await checkRunningStore(timeout: timeout)
     return failures
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataTesting
+import Synchronization
 import Testing
 
 /// A source that breaks the rules the kit checks: its root is not a table, and its change stream never
@@ -15,6 +16,25 @@ struct RuleBreakingSource: Layer {
 
   func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? {
     AsyncStream { _ in }  // listens, and never says anything
+  }
+}
+
+/// A source that, once broken, reports an error that says neither where nor on which line.
+final class PositionlessSource: Layer, Sendable {
+  let scope = Scope.system
+  let name = "positionless"
+  private let broken = Mutex(false)
+
+  /// Makes every load fail from now on.
+  func breakIt() { broken.withLock { $0 = true } }
+
+  func load(_ context: LoadContext) -> LayerContents {
+    guard !broken.withLock({ $0 }) else {
+      return LayerContents(diagnostics: [Diagnostic(.error, StrataError(.syntax, "something is wrong"))])
+    }
+    let root = SettingValue(
+      .table(SettingTable([("value", SettingValue(.string("good"), origin: .runtime))])), origin: .runtime)
+    return LayerContents(documents: [Document(path: name, root: root)])
   }
 }
 
@@ -81,5 +101,16 @@ struct RuleBreakingSource: Layer {
       "\(failures)")
     #expect(
       failures.contains { $0.check == .change && $0.message.hasPrefix("no reload within") }, "\(failures)")
+  }
+
+  @Test func theKitReportsAnErrorWithoutAPosition() async {
+    let source = PositionlessSource()
+    let failures = await LayerConformance(layer: source, breakIt: { source.breakIt() }).run(
+      timeout: .seconds(5))
+    #expect(
+      failures.contains {
+        $0.check == .error
+          && $0.message.hasPrefix("once the source was broken, loading it reported errors without a path")
+      }, "\(failures)")
   }
 }
