@@ -5,12 +5,15 @@ let package = Package(
   name: "Strata",
   products: [
     .library(name: "Strata", targets: ["Strata"]),
+    .library(name: "StrataTesting", targets: ["StrataTesting"]),
     .executable(name: "config-dump", targets: ["config-dump"]),
     .executable(name: "settings-example", targets: ["settings-example"]),
     .executable(name: "hot-reload-server", targets: ["hot-reload-server"]),
   ],
   targets: [
     .target(name: "Strata"),
+    // The conformance kit for sources: no test framework, failures are values.
+    .target(name: "StrataTesting", dependencies: ["Strata"]),
     .executableTarget(name: "config-dump", dependencies: ["Strata"]),
     .executableTarget(name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample"),
     .executableTarget(
@@ -20,7 +23,8 @@ let package = Package(
     .testTarget(
       name: "StrataTests",
       dependencies: [
-        "Strata", "config-dump", "settings-example", "hot-reload-server", "strata-stress-child",
+        "Strata", "StrataTesting", "config-dump", "settings-example", "hot-reload-server",
+        "strata-stress-child",
       ],
       exclude: ["Formats/INI/RealWorld"]
     ),
