@@ -21,18 +21,21 @@ struct Arguments {
   var noTruncate = false
   /// The format of FILE arguments whose names do not say (`--input-format ini`).
   var inputFormat: String?
+  /// The formats `--input-format` names one of (not an option: given to ``parse(_:formats:)``).
+  var formats = FormatRegistry.standard
 
   /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
   struct UsageError: Error {
     var message: String
   }
 
-  /// Parses `arguments` (without the program name). Options take `--name value` or `--name=value`;
-  /// `--` ends the options. `--input-format` takes a name of `formats`.
+  /// Parses `arguments` (without the program name) by the table of ``Option/all``. Options take
+  /// `--name value` or `--name=value`; `--` ends the options. `--input-format` takes a name of `formats`.
   static func parse(_ arguments: [String], formats: FormatRegistry = .standard) throws(UsageError)
     -> Arguments
   {
     var result = Arguments()
+    result.formats = formats
     var index = 0
     var onlyFiles = false
     func value(for option: String, inline: String?) throws(UsageError) -> String {
@@ -54,49 +57,13 @@ struct Arguments {
         name = String(argument[..<equals])
         inline = String(argument[argument.index(after: equals)...])
       }
-      switch name {
-      case "--": onlyFiles = true
-      case "-h", "--help": result.help = true
-      case "--app": result.app = try value(for: name, inline: inline)
-      case "--root": result.root = try value(for: name, inline: inline)
-      case "--home": result.home = try value(for: name, inline: inline)
-      case "--env-prefix": result.environmentPrefix = try value(for: name, inline: inline)
-      case "--key": result.key = try value(for: name, inline: inline)
-      case "--schema": result.schema = try value(for: name, inline: inline)
-      case "--key-per-file": result.keyPerFileDirectories.append(try value(for: name, inline: inline))
-      case "--format":
-        let text = try value(for: name, inline: inline)
-        guard let format = DumpOptions.Format(rawValue: text) else {
-          let names = DumpOptions.Format.allCases.map(\.rawValue).joined(separator: ", ")
-          throw UsageError(message: "unknown format '\(text)'; expected one of: \(names)")
-        }
-        result.format = format
-      case "--input-format":
-        let text = try value(for: name, inline: inline)
-        guard formats.format(named: text) != nil else {
-          let names = formats.names.joined(separator: ", ")
-          throw UsageError(message: "unknown input format '\(text)'; expected one of: \(names)")
-        }
-        result.inputFormat = text
-      case "--max-file-size":
-        let text = try value(for: name, inline: inline)
-        guard let size = Int(text), size > 0 else {
-          throw UsageError(message: "--max-file-size takes a positive number of bytes, not '\(text)'")
-        }
-        result.maxFileSize = size
-      case "--show-origin", "--show-shadowed", "--check", "--show-secrets", "--watch", "--no-truncate":
-        if inline != nil { throw UsageError(message: "\(name) takes no value") }
-        switch name {
-        case "--show-origin": result.showOrigin = true
-        case "--show-shadowed": result.showShadowed = true
-        case "--show-secrets": result.showSecrets = true
-        case "--watch": result.watch = true
-        case "--no-truncate": result.noTruncate = true
-        default: result.check = true
-        }
-      default:
-        throw UsageError(message: "unknown option '\(name)'")
+      if name == "--" {
+        onlyFiles = true
+        continue
       }
+      guard let option = Option.named(name) else { throw UsageError(message: "unknown option '\(name)'") }
+      if option.value == nil, inline != nil { throw UsageError(message: "\(name) takes no value") }
+      try option.apply(&result, option.value == nil ? "" : try value(for: name, inline: inline))
     }
     try result.validate()
     return result

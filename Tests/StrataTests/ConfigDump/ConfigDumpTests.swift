@@ -192,8 +192,9 @@ import Testing
     let run = try runConfigDump(["--help"])
     #expect(run.status == 0)
     for word in [
-      "--app", "--root", "--env-prefix", "--format", "--show-origin", "--show-shadowed", "--key", "--check",
-      "Exit status",
+      "--app", "--root", "--home", "--env-prefix", "--format", "--input-format", "--show-origin",
+      "--show-shadowed", "--no-truncate", "--key", "--key-per-file", "--max-file-size", "--schema",
+      "--show-secrets", "--watch", "--check", "-h, --help", "Exit status",
     ] {
       #expect(run.output.contains(word), "\(word)")
     }
