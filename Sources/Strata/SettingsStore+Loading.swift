@@ -26,7 +26,7 @@ extension SettingsStore {
     var sources = loaded.sources
     let diagnostics = loaded.diagnostics
     if runtime.table?.isEmpty == false {
-      sources.append((.runtime, Document(path: "runtime", root: runtime)))
+      sources.append(Snapshot.Source(scope: .runtime, document: Document(path: "runtime", root: runtime)))
     }
     let changedSnapshot: Snapshot? = published.withLock { current in
       let candidate = Snapshot(
@@ -61,7 +61,7 @@ extension SettingsStore {
 
   /// Whether two lists of merged documents hold the same scopes and trees (origins included).
   private static func sameSources(
-    _ a: [(scope: Scope, document: Document)], _ b: [(scope: Scope, document: Document)]
+    _ a: [Snapshot.Source], _ b: [Snapshot.Source]
   ) -> Bool {
     a.count == b.count
       && zip(a, b).allSatisfy {

@@ -21,6 +21,20 @@ public final class Snapshot: Sendable, CustomReflectable {
     public var origin: Origin { value.origin }
   }
 
+  /// A document of the merged stack, with the scope of the layer it came from.
+  public struct Source: Sendable {
+    /// The scope of its layer.
+    public var scope: Scope
+    /// The document.
+    public var document: Document
+
+    /// Creates a source.
+    public init(scope: Scope, document: Document) {
+      self.scope = scope
+      self.document = document
+    }
+  }
+
   /// A lower value hidden by the effective one.
   public struct Shadowed: Sendable {
     /// The hidden value.
@@ -39,7 +53,7 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// Problems found while loading (files that were skipped, warnings).
   public let diagnostics: [Diagnostic]
   /// The documents that were merged, lowest first, with their scopes.
-  public let sources: [(scope: Scope, document: Document)]
+  public let sources: [Snapshot.Source]
   /// Keys declared secret (a store's `.secret` settings): redacted like values from secret sources.
   public let declaredSecretKeys: Set<String>
   /// The flat index of leaf entries, built on first use: a tree that is loaded and only walked (a dump
@@ -70,7 +84,7 @@ public final class Snapshot: Sendable, CustomReflectable {
   ///   - secretKeys: keys whose values are secrets wherever they come from (a store passes the keys of
   ///     its `.secret` settings); a table key covers everything below it.
   public init(
-    generation: Int, sources: [(scope: Scope, document: Document)], diagnostics: [Diagnostic] = [],
+    generation: Int, sources: [Snapshot.Source], diagnostics: [Diagnostic] = [],
     secretKeys: Set<String> = []
   ) {
     self.generation = generation
@@ -158,10 +172,11 @@ extension Snapshot {
 
   /// The leaf entries of a merged tree, each with the lower values it hides (the leaves at the same key
   /// in lower sources), in order of first appearance.
-  static func flatten(sources: [(scope: Scope, document: Document)], root: SettingValue) -> FlatIndex {
+  static func flatten(sources: [Snapshot.Source], root: SettingValue) -> FlatIndex {
     var history: [String: [Shadowed]] = [:]
     if sources.count > 1 {
-      for (scope, document) in sources {
+      for source in sources {
+        let (scope, document) = (source.scope, source.document)
         document.root.forEachLeaf { key, value in
           history[key, default: []].append(Shadowed(value: value, scope: scope, isSecret: document.isSecret))
         }

@@ -47,10 +47,12 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   /// The values in the layers that the running value hides, highest first (redacted for secrets); a
   /// value that was rejected (it does not convert or validate) has the reason in `rejection`. The
   /// running value itself is never listed.
-  public var shadowed: [(value: String, origin: Origin, rejection: String?)] {
+  public var shadowed: [HiddenValue] {
     guard let store = box.store else { return [] }
     return box.shadowed(in: store.snapshot).map { hidden in
-      (isSecret ? redactedText : ValueText.plain(hidden.value), hidden.value.origin, hidden.rejection)
+      HiddenValue(
+        value: isSecret ? redactedText : ValueText.plain(hidden.value), origin: hidden.value.origin,
+        rejection: hidden.rejection)
     }
   }
 
@@ -102,4 +104,14 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
     try store.write(nil, forKey: key)
   }
+}
+
+/// A value of a lower layer that a setting's running value hides (see ``SettingRecord/shadowed``).
+public struct HiddenValue: Sendable, Equatable {
+  /// The value as text (redacted for a secret).
+  public var value: String
+  /// Where it is.
+  public var origin: Origin
+  /// Why the setting does not use it, when it was rejected (it does not convert or validate).
+  public var rejection: String?
 }

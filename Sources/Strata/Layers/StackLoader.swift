@@ -10,7 +10,7 @@ struct StackLoader {
     /// The contents of each layer, by index.
     var contents: [LayerContents?]
     /// Every document with its layer's scope, lowest first.
-    var sources: [(scope: Scope, document: Document)]
+    var sources: [Snapshot.Source]
     /// Every layer's diagnostics, lowest layer first.
     var diagnostics: [Diagnostic]
   }
@@ -46,7 +46,7 @@ struct StackLoader {
       let contents = result.contents[index]!
       result.diagnostics += contents.diagnostics
       for document in contents.documents {
-        result.sources.append((layer.scope, document))
+        result.sources.append(Snapshot.Source(scope: layer.scope, document: document))
       }
     }
     return result

@@ -19,7 +19,8 @@ enum UnknownOptions {
   static func diagnostics(in snapshot: Snapshot) -> [Diagnostic] {
     var known: [String] = []
     var options: [(key: String, option: String, origin: Origin)] = []
-    for (scope, document) in snapshot.sources {
+    for source in snapshot.sources {
+      let (scope, document) = (source.scope, source.document)
       document.root.forEachLeaf { key, value in
         guard scope == .commandLine else { return known.append(key) }
         if case .commandLine(let option) = value.origin { options.append((key, option, value.origin)) }

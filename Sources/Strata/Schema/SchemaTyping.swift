@@ -33,7 +33,7 @@ extension SettingsSchema {
     let sources = zip(snapshot.sources, documents).map { source, document in
       var document = document
       document.root = typed(document.root, prefix: "", diagnostics: &diagnostics)
-      return (scope: source.scope, document: document)
+      return Snapshot.Source(scope: source.scope, document: document)
     }
     let converted = Snapshot(generation: snapshot.generation, sources: sources, diagnostics: diagnostics)
     let missing = entries.filter { $0.isRequired && converted.value(forKey: $0.key) == nil }.map { entry in
@@ -163,7 +163,7 @@ extension Snapshot {
     let sources = sources.map { source in
       var document = source.document
       document.root = document.root.redacting(keys, prefix: "")
-      return (scope: source.scope, document: document)
+      return Snapshot.Source(scope: source.scope, document: document)
     }
     return Snapshot(
       generation: generation, sources: sources, diagnostics: diagnostics, secretKeys: declaredSecretKeys)

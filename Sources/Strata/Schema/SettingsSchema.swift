@@ -99,7 +99,7 @@ public struct SettingsSchema: Sendable {
     let declared = entries.map(\.key)
     var diagnostics: [Diagnostic] = []
     var positions = KeyPosition(resolvePath: resolvePath)
-    for (_, document) in snapshot.sources {
+    for document in snapshot.sources.map(\.document) {
       document.root.forEachLeaf { key, value in
         guard !declares(key) else { return }
         if case .environment = value.origin { return }  // the environment layer reports its own

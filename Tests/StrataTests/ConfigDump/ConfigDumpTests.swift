@@ -81,8 +81,10 @@ import Testing
       #expect(run.status == 0, "\(format): \(run.errors)")
       let parsed = try Formats.format(named: format)!.parse(
         Array(run.output.utf8), path: format, options: ParseOptions())
-      let referenceSnapshot = Snapshot(generation: 1, sources: [(.system, reference)])
-      let parsedSnapshot = Snapshot(generation: 1, sources: [(.system, parsed)])
+      let referenceSnapshot = Snapshot(
+        generation: 1, sources: [Snapshot.Source(scope: .system, document: reference)])
+      let parsedSnapshot = Snapshot(
+        generation: 1, sources: [Snapshot.Source(scope: .system, document: parsed)])
       // INI writes a table's plain values before its sections, so only the order may differ there.
       if format == "ini" {
         #expect(Set(parsedSnapshot.keys) == Set(referenceSnapshot.keys))

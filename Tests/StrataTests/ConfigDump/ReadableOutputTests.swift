@@ -93,9 +93,9 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
     let snapshot = Snapshot(
       generation: 1,
       sources: [
-        (
-          .system,
-          Document(
+        Snapshot.Source(
+          scope: .system,
+          document: Document(
             path: "p",
             root: SettingValue(
               .table(SettingTable([("k", SettingValue(.string(long), origin: .codeDefault))])),

@@ -7,7 +7,7 @@ import Testing
   func snapshot(_ generation: Int, _ pairs: [(String, SettingValue.Kind)], secret: Bool = false) -> Snapshot {
     var document = Document(path: "/etc/a.ini", root: fileTree("/etc/a.ini", pairs))
     document.isSecret = secret
-    return Snapshot(generation: generation, sources: [(.system, document)])
+    return Snapshot(generation: generation, sources: [Snapshot.Source(scope: .system, document: document)])
   }
 
   @Test func oneLinePerChangedKey() throws {

@@ -16,7 +16,8 @@ import Testing
       let contents = load(layer, root: root)
       #expect(contents.diagnostics.isEmpty)
       #expect(contents.documents.map(\.path) == ["/etc/x/x.json", "/etc/x/x.ini"])
-      let s = Snapshot(generation: 1, sources: contents.documents.map { (.system, $0) })
+      let s = Snapshot(
+        generation: 1, sources: contents.documents.map { Snapshot.Source(scope: .system, document: $0) })
       #expect(s.entry(forKey: "b")?.origin == .file(path: "/etc/x/x.ini", line: 1, column: 5))
       #expect(s.entry(forKey: "a")?.origin.path == "/etc/x/x.json")
     }

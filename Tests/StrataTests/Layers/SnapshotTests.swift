@@ -23,7 +23,10 @@ func tree(_ path: String, _ pairs: [(String, SettingValue.Kind, Int)]) -> Settin
 
   func snapshot(_ sources: [(Scope, SettingValue)]) -> Snapshot {
     Snapshot(
-      generation: 3, sources: sources.map { ($0.0, Document(path: $0.1.origin.path ?? "x", root: $0.1)) })
+      generation: 3,
+      sources: sources.map {
+        Snapshot.Source(scope: $0.0, document: Document(path: $0.1.origin.path ?? "x", root: $0.1))
+      })
   }
 
   @Test func laterLayersWinPerLeafAndTablesMerge() throws {
