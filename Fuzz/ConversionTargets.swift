@@ -25,16 +25,19 @@ enum ConversionTargets {
       found?.kind == .string(value),
       "variable \(name) for key '\(key)' gave \(found.map(TreeComparison.describe) ?? "nothing")")
     if let node = found { checkScalars(node) }
-    // The same variable finds the key when a file below holds it (walking from the name).
-    var lower = SettingValue.emptyTable(origin: .runtime)
-    lower.set(SettingValue(.string("lower"), origin: .runtime), at: key)
-    let walked = EnvironmentLayer(prefix: prefix, variables: [name: value])
-      .load(LoadContext(lowerDocuments: [Document(path: "lower", root: lower)]))
-    let foundByWalk = walked.documents.first?.root.value(at: key)
-    check(
-      foundByWalk?.kind == .string(value),
-      "variable \(name) for key '\(key)' in a file below gave \(foundByWalk.map(TreeComparison.describe) ?? "nothing")"
-    )
+    // The same variable finds the key when a file below holds it (walking from the name); the empty key
+    // is the root, which no file can hold as a value.
+    if !SettingKey.names(in: key).isEmpty {
+      var lower = SettingValue.emptyTable(origin: .runtime)
+      lower.set(SettingValue(.string("lower"), origin: .runtime), at: key)
+      let walked = EnvironmentLayer(prefix: prefix, variables: [name: value])
+        .load(LoadContext(lowerDocuments: [Document(path: "lower", root: lower)]))
+      let foundByWalk = walked.documents.first?.root.value(at: key)
+      check(
+        foundByWalk?.kind == .string(value),
+        "variable \(name) for key '\(key)' in a file below gave \(foundByWalk.map(TreeComparison.describe) ?? "nothing")"
+      )
+    }
 
     var variables: [String: String] = [:]
     var declared: [String] = []

@@ -49,7 +49,7 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources/Strata Fuzz -name '*.swift' -newer
   echo "== fuzz: building $binary"
   start=$SECONDS
   # shellcheck disable=SC2086
-  swiftc -sanitize=fuzzer,address -parse-as-library -module-name StrataFuzz -swift-version 6 -O -wmo -g \
+  swiftc -sanitize=fuzzer,address -parse-as-library -module-name StrataFuzz -package-name Strata -swift-version 6 -O -wmo -g \
     -use-ld=lld $sources -o "$binary.tmp"
   mv "$binary.tmp" "$binary"
   echo "== fuzz: built in $((SECONDS - start)) s"
