@@ -55,7 +55,8 @@ extension SettingsStore {
           key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: typeHint),
           typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
           validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues,
-          isRequired: box.isRequired, aliases: box.aliases)
+          isRequired: box.isRequired, aliases: box.aliases, minimum: box.attributes.validationBounds?.first,
+          maximum: box.attributes.validationBounds?.last)
       })
   }
 

@@ -63,6 +63,12 @@ enum CodingSupport {
     return rawValues(of: iterable)
   }
 
+  /// Every case of a `CaseIterable` type.
+  static func allCases(of type: any CaseIterable.Type) -> [Any] {
+    func cases<T: CaseIterable>(_ type: T.Type) -> [Any] { T.allCases.map { $0 } }
+    return cases(type)
+  }
+
   private static func rawValues<T: CaseIterable>(of type: T.Type) -> [String]? {
     let names = T.allCases.compactMap { value -> String? in
       guard let raw = value as? any RawRepresentable else { return nil }

@@ -93,13 +93,24 @@ public struct Setting<Value: Sendable>: Sendable {
   @Sendable static func decodeRaw(_ value: SettingValue, _ key: String) throws(StrataError) -> Value
   where Value: RawRepresentable, Value.RawValue: Codable {
     let raw = try SettingDecoder().decode(Value.RawValue.self, from: value, key: key)
-    guard let decoded = Value(rawValue: raw) else {
+    guard let decoded = Value(rawValue: raw) ?? matchingCase(raw) else {
       throw located(
         StrataError(
           .invalidValue, "\(value.description) is not a valid \(describeType(Value.self)) for \(key)"),
         value.origin)
     }
     return decoded
+  }
+
+  /// The one case whose text raw value equals `raw` but for letter case (`DEBUG` for a log level
+  /// whose case is `debug`), for a `CaseIterable` type; `nil` when none or several do.
+  static func matchingCase(_ raw: Value.RawValue) -> Value? where Value: RawRepresentable {
+    guard let text = raw as? String, let iterable = Value.self as? any CaseIterable.Type else { return nil }
+    let lowered = text.lowercased()
+    let matches = CodingSupport.allCases(of: iterable).compactMap { $0 as? Value }.filter {
+      ($0.rawValue as? String)?.lowercased() == lowered
+    }
+    return matches.count == 1 ? matches.first : nil
   }
 
   @Sendable static func encodeRaw(_ value: Value) throws(StrataError) -> SettingValue?

@@ -45,6 +45,10 @@ private enum ValidationSummaryKey: SettingAttributeKey {
   static let defaultValue: String? = nil
 }
 
+private enum ValidationBoundsKey: SettingAttributeKey {
+  static let defaultValue: [SettingValue]? = nil
+}
+
 extension SettingAttributes {
   /// A one-line description of the setting, shown in schemas and `--help`-like listings.
   public var help: String? {
@@ -56,6 +60,12 @@ extension SettingAttributes {
   public var validationSummary: String? {
     get { self[ValidationSummaryKey.self] }
     set { self[ValidationSummaryKey.self] = newValue }
+  }
+
+  /// The bounds of a numeric `.range` validation, `[minimum, maximum]`.
+  var validationBounds: [SettingValue]? {
+    get { self[ValidationBoundsKey.self] }
+    set { self[ValidationBoundsKey.self] = newValue }
   }
 }
 
@@ -84,6 +94,8 @@ public struct SettingValidation<Value>: Sendable {
   /// What the check accepts, in words (`must be in 1...65535`).
   public let summary: String
   let check: @Sendable (Value) -> Bool
+  /// The bounds of a numeric range, for the JSON Schema's `minimum` and `maximum`.
+  var bounds: (minimum: SettingValue, maximum: SettingValue)?
 
   /// A check with a message: `SettingValidation("must be even") { $0 % 2 == 0 }`.
   public init(_ summary: String, _ check: @escaping @Sendable (Value) -> Bool) {
@@ -96,5 +108,36 @@ extension SettingValidation where Value: Comparable & Sendable {
   /// The value must lie in `range`.
   public static func range(_ range: ClosedRange<Value>) -> SettingValidation {
     SettingValidation("must be in \(range.lowerBound)...\(range.upperBound)") { range.contains($0) }
+  }
+}
+
+extension SettingValidation where Value: BinaryInteger & Sendable {
+  /// The value must lie in `range`; the JSON Schema carries it as `minimum` and `maximum`.
+  public static func range(_ range: ClosedRange<Value>) -> SettingValidation {
+    var validation = SettingValidation("must be in \(range.lowerBound)...\(range.upperBound)") {
+      range.contains($0)
+    }
+    validation.bounds = (Self.number(range.lowerBound), Self.number(range.upperBound))
+    return validation
+  }
+
+  private static func number(_ value: Value) -> SettingValue {
+    if let int = Int(exactly: value) { return SettingValue(.integer(int), origin: .codeDefault) }
+    if let uint = UInt(exactly: value) { return SettingValue(.unsignedInteger(uint), origin: .codeDefault) }
+    return SettingValue(.double(Double(value)), origin: .codeDefault)
+  }
+}
+
+extension SettingValidation where Value: BinaryFloatingPoint & Sendable {
+  /// The value must lie in `range`; the JSON Schema carries it as `minimum` and `maximum`.
+  public static func range(_ range: ClosedRange<Value>) -> SettingValidation {
+    var validation = SettingValidation("must be in \(range.lowerBound)...\(range.upperBound)") {
+      range.contains($0)
+    }
+    validation.bounds = (
+      SettingValue(.double(Double(range.lowerBound)), origin: .codeDefault),
+      SettingValue(.double(Double(range.upperBound)), origin: .codeDefault)
+    )
+    return validation
   }
 }

@@ -123,7 +123,10 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     self.traits = traits
     self.isRestartRequired = traits.contains(.restartRequired)
     var attributes = attributes
-    if let validation { attributes.validationSummary = validation.summary }
+    if let validation {
+      attributes.validationSummary = validation.summary
+      attributes.validationBounds = validation.bounds.map { [$0.minimum, $0.maximum] }
+    }
     self.attributes = attributes
     self.validation = validation
     self.decode = decode

@@ -75,7 +75,7 @@ extension SettingsSchema {
           aliases: node.value(at: "x-strata-aliases").flatMap { node -> [String]? in
             guard case .array(let items) = node.kind else { return nil }
             return items.compactMap(\.stringValue)
-          } ?? []))
+          } ?? [], minimum: node.value(at: "minimum"), maximum: node.value(at: "maximum")))
     }
   }
 
@@ -108,6 +108,8 @@ extension SettingsSchema {
         ("x-strata-aliases", SettingValue(.array(entry.aliases.map(schemaString)), origin: .codeDefault)))
     }
     if let summary = entry.validationSummary { fields.append(("x-strata-validation", schemaString(summary))) }
+    if let minimum = entry.minimum { fields.append(("minimum", minimum)) }
+    if let maximum = entry.maximum { fields.append(("maximum", maximum)) }
     if let allowed = entry.allowedValues {
       // Typed as the setting is: an enum of Int raw values lists numbers.
       let items = allowed.map { text -> SettingValue in

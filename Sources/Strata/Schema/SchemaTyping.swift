@@ -52,7 +52,14 @@ extension SettingsSchema {
       let key = SettingKey.appending(name, to: prefix)
       if let entry = entry(forKey: key) {
         do throws(StrataError) {
-          let converted = try convert(child, to: entry.type, key: key)
+          var converted = try convert(child, to: entry.type, key: key)
+          // A case name in another letter case (`DEBUG`) is the case, as the program reads it.
+          if let allowed = entry.allowedValues, case .string(let text) = converted.kind,
+            !allowed.contains(text)
+          {
+            let matches = allowed.filter { $0.lowercased() == text.lowercased() }
+            if matches.count == 1 { converted = SettingValue(.string(matches[0]), origin: converted.origin) }
+          }
           if let allowed = entry.allowedValues, !allowed.contains(ValueText.plain(converted)) {
             let shown = entry.traits.contains(.secret) ? redactedText : child.description
             throw located(
@@ -60,6 +67,12 @@ extension SettingsSchema {
                 .invalidValue,
                 "expected one of \(allowed.joined(separator: ", ")) for \(key), found \(shown)"), child.origin
             )
+          }
+          if let bound = Self.bound(converted, entry: entry) {
+            let shown = entry.traits.contains(.secret) ? redactedText : ValueText.plain(converted)
+            let rule = entry.validationSummary ?? bound
+            throw located(
+              StrataError(.invalidValue, "invalid value \(shown) for \(key): \(rule)"), child.origin)
           }
           result[name] = converted
         } catch {
@@ -74,6 +87,27 @@ extension SettingsSchema {
       }
     }
     return SettingValue(.table(result), origin: node.origin)
+  }
+
+  /// Which bound a number breaks (`must be at least 1`), or `nil`.
+  private static func bound(_ value: SettingValue, entry: Entry) -> String? {
+    guard let number = numeric(value) else { return nil }
+    if let minimum = entry.minimum, let low = numeric(minimum), number < low {
+      return "must be at least \(ValueText.plain(minimum))"
+    }
+    if let maximum = entry.maximum, let high = numeric(maximum), number > high {
+      return "must be at most \(ValueText.plain(maximum))"
+    }
+    return nil
+  }
+
+  private static func numeric(_ value: SettingValue) -> Double? {
+    switch value.kind {
+    case .integer(let int): Double(int)
+    case .unsignedInteger(let uint): Double(uint)
+    case .double(let double): double
+    default: nil
+    }
   }
 
   /// Converts one value to a schema type with the decoder's rules; the origin is kept.

@@ -40,6 +40,10 @@ public struct SettingsSchema: Sendable {
     public var traits: SettingTraits
     /// What validation accepts, in words.
     public var validationSummary: String?
+    /// The smallest and largest value accepted (a numeric `.range` validation), or `nil`.
+    public var minimum: SettingValue?
+    /// The largest value accepted, or `nil`.
+    public var maximum: SettingValue?
     /// The only values accepted, as text (the raw values of a `CaseIterable` enum), or `nil` for any.
     public var allowedValues: [String]?
     /// Whether some layer must set the setting (it was declared without a default).
@@ -51,8 +55,11 @@ public struct SettingsSchema: Sendable {
     public init(
       key: String, type: ValueType, typeName: String, defaultValue: SettingValue? = nil, help: String? = nil,
       traits: SettingTraits = [], validationSummary: String? = nil, allowedValues: [String]? = nil,
-      isRequired: Bool = false, aliases: [String] = []
+      isRequired: Bool = false, aliases: [String] = [], minimum: SettingValue? = nil,
+      maximum: SettingValue? = nil
     ) {
+      self.minimum = minimum
+      self.maximum = maximum
       self.allowedValues = allowedValues
       self.isRequired = isRequired
       self.aliases = aliases
