@@ -7,7 +7,7 @@ extension SettingsStore {
       var addedSecret = false
       for box in boxes {
         if state.registry[box.key] == nil {
-          state.declared.add(box.key)
+          state.declared.add(box.key, isFlag: box.isFlag)
           added.append(box.key)
         }
         // Old names (aliases) are known keys too, so that their environment variables still work.

@@ -14,6 +14,8 @@ protocol AnySettingBox: AnyObject, Sendable {
   var typeName: String { get }
   /// The raw values a `CaseIterable` enum setting accepts, or `nil`.
   var allowedValues: [String]? { get }
+  /// Whether the setting is a `Bool` (or `Bool?`): a flag on a command line.
+  var isFlag: Bool { get }
   /// The default, as a tree (nil when it cannot be encoded, or is nil).
   var defaultSettingValue: SettingValue? { get }
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
@@ -142,6 +144,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var store: SettingsStore? { state.withLock { $0.store } }
   var typeName: String { describeType(Value.self) }
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
+  var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
 
   /// Binds the box to a store and key (at group init, or when a nested group is re-bound).

@@ -11,8 +11,10 @@
 /// - A bare `--debug` sets `debug` to `true`, `--no-debug` to `false` (a key that itself starts with
 ///   `no-` is set with a value: `--no-cache=true`). An option is bare when nothing
 ///   follows it, or the next argument is another option (`-x`, `--y`) or `--`; a negative number
-///   (`--offset -5`) is a value. So a Bool flag written just before a positional argument takes it as
-///   its value: write `--debug=true`, or put positional arguments after `--`.
+///   (`--offset -5`) is a value. An option of a declared `Bool` setting takes the next argument only
+///   when it is a Bool word (`--debug false`, `--debug on`), so `--debug input.txt` is the flag and
+///   leaves `input.txt` to the program; for keys nothing declares, write `--flag=true` or put
+///   positional arguments after `--`.
 /// - Repeating an option makes a list: `--tags a --tags b` is `["a", "b"]`; a repeated bare flag is not
 ///   a list: the last one wins.
 /// - Positional arguments, single-dash options, and everything after `--` are left alone: they belong to
@@ -42,12 +44,16 @@ public struct CommandLineLayer: Layer {
     "--" + key
   }
 
+  /// Always `true`: whether `--debug` takes the next argument depends on the declared settings (a
+  /// `Bool` does not, but for a Bool word), so the layer reads them again as settings are declared.
+  public var readsLowerLayers: Bool { true }
+
   /// Reads the options into one document.
   public func load(_ context: LoadContext) -> LayerContents {
     var contents = LayerContents()
     var order: [String] = []
     var occurrences: [String: [Occurrence]] = [:]
-    for occurrence in parse(diagnostics: &contents.diagnostics) {
+    for occurrence in parse(flags: context.declared.flags, diagnostics: &contents.diagnostics) {
       if occurrences[occurrence.key] == nil { order.append(occurrence.key) }
       occurrences[occurrence.key, default: []].append(occurrence)
     }
@@ -80,7 +86,8 @@ public struct CommandLineLayer: Layer {
   }
 
   /// The options, in order; arguments that are not options are skipped, `--` ends them.
-  func parse(diagnostics: inout [Diagnostic]) -> [Occurrence] {
+  /// - Parameter flags: the keys of declared `Bool` settings.
+  func parse(flags: Set<String> = [], diagnostics: inout [Diagnostic]) -> [Occurrence] {
     var found: [Occurrence] = []
     var index = 0
     while index < arguments.count {
@@ -102,7 +109,9 @@ public struct CommandLineLayer: Layer {
       let origin = Origin.commandLine(option: option)
       if let inline {
         found.append(Occurrence(key: Self.key(written), value: inline, origin: origin, isFlag: false))
-      } else if index < arguments.count, Self.isValue(arguments[index]) {
+      } else if index < arguments.count, Self.isValue(arguments[index]),
+        !Self.isFlag(written, flags) || Self.isBoolWord(arguments[index])
+      {
         found.append(
           Occurrence(key: Self.key(written), value: arguments[index], origin: origin, isFlag: false))
         index += 1
@@ -114,6 +123,16 @@ public struct CommandLineLayer: Layer {
       }
     }
     return found
+  }
+
+  /// Whether `--written` is a declared `Bool` setting's option, or its `--no-` form.
+  private static func isFlag(_ written: String, _ flags: Set<String>) -> Bool {
+    flags.contains(key(written)) || (written.hasPrefix("no-") && flags.contains(key(written.dropFirst(3))))
+  }
+
+  /// Whether an argument reads as a Bool (`true`, `no`, `on`, `0`…, in any case).
+  private static func isBoolWord(_ argument: String) -> Bool {
+    ["true", "false", "yes", "no", "on", "off", "1", "0"].contains(argument.lowercased())
   }
 
   /// The key as ``SettingKey`` writes it (a quoted name keeps its dot).

@@ -5,6 +5,9 @@ struct DeclaredKeys: Sendable {
   private(set) var keys: [String] = []
   /// The keys, for lookups.
   private var members: Set<String> = []
+  /// The keys of `Bool` settings: on a command line, a bare `--debug` before a positional argument is
+  /// the flag, not that argument's option.
+  private(set) var flags: Set<String> = []
   /// The keys by generated environment name, without the prefix (`SERVER_PORT`).
   private(set) var keysByName: [String: [String]] = [:]
 
@@ -20,7 +23,8 @@ struct DeclaredKeys: Sendable {
   func contains(_ key: String) -> Bool { members.contains(key) }
 
   /// Adds a key that is not declared yet.
-  mutating func add(_ key: String) {
+  mutating func add(_ key: String, isFlag: Bool = false) {
+    if isFlag { flags.insert(key) }
     members.insert(key)
     keys.append(key)
     keysByName[EnvironmentNames.unprefixedName(forKey: key), default: []].append(key)
@@ -29,6 +33,7 @@ struct DeclaredKeys: Sendable {
   /// Forgets a key.
   mutating func remove(_ key: String) {
     guard members.remove(key) != nil else { return }
+    flags.remove(key)
     keys.removeAll { $0 == key }
     let name = EnvironmentNames.unprefixedName(forKey: key)
     keysByName[name]?.removeAll { $0 == key }

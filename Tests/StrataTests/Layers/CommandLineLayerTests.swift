@@ -70,6 +70,27 @@ final class FlagSettings: SettingsGroup, @unchecked Sendable {
     #expect(diagnostic.error.message.contains("argument 1"))
   }
 
+  @Test func aDeclaredBoolFlagLeavesAPositionalArgumentToTheProgram() throws {
+    try withTemporaryDirectory { dir in
+      let store = SettingsStore(
+        app: "demo", root: dir, environment: [:],
+        arguments: ["--server.verbose", "input.txt", "--no-server.debug", "output.txt", "--server.port", "9"])
+      let server = FlagSettings(store: store)
+      #expect(server.verbose == true)
+      #expect(server.debug == false)
+      #expect(server.port == 9)
+      #expect(store.snapshot.value(forKey: "server.verbose")?.kind == .string("true"))
+      #expect(!store.diagnostics.contains { $0.error.message.contains("input.txt") })
+      // A Bool word after the flag is still its value.
+      let words = SettingsStore(
+        app: "demo", root: dir, environment: [:],
+        arguments: ["--server.verbose", "off", "--server.debug", "YES"])
+      let flags = FlagSettings(store: words)
+      #expect(flags.verbose == false)
+      #expect(flags.debug == true)
+    }
+  }
+
   @Test func storeConvertsAgainstDeclaredTypesAboveTheEnvironment() throws {
     try withTemporaryDirectory { dir in
       let store = SettingsStore(
