@@ -1,0 +1,76 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Strata with the Swift server ecosystem: one product per integration. The root package stays
+// dependency-free; everything here depends on it by path.
+// Build and test: swift build --package-path Integrations && swift test --package-path Integrations
+let package = Package(
+  name: "StrataIntegrations",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "StrataServiceLifecycle", targets: ["StrataServiceLifecycle"]),
+    .library(name: "StrataLogging", targets: ["StrataLogging"]),
+    .library(name: "StrataConfiguration", targets: ["StrataConfiguration"]),
+    .library(name: "StrataEtcd", targets: ["StrataEtcd"]),
+    .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
+  ],
+  dependencies: [
+    .package(name: "Strata", path: ".."),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+  ],
+  targets: [
+    // The store's run loop as a ServiceGroup service; SIGHUP through ServiceLifecycle's signals.
+    .target(
+      name: "StrataServiceLifecycle",
+      dependencies: [
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]),
+    // Store events to a swift-log Logger; a log handler whose level follows a setting.
+    .target(
+      name: "StrataLogging",
+      dependencies: [
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    // Strata as a swift-configuration ConfigProvider.
+    .target(
+      name: "StrataConfiguration",
+      dependencies: [
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "Configuration", package: "swift-configuration"),
+      ]),
+    // An etcd v3 source over etcd's HTTP/JSON gateway.
+    .target(
+      name: "StrataEtcd",
+      dependencies: [
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]),
+    // A Hummingbird 2 server configured by Strata.
+    .executableTarget(
+      name: "HummingbirdServer",
+      dependencies: [
+        "StrataServiceLifecycle", "StrataLogging", "StrataConfiguration", "StrataEtcd",
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ],
+      path: "Samples/HummingbirdServer"),
+    .testTarget(
+      name: "StrataIntegrationsTests",
+      dependencies: [
+        "StrataServiceLifecycle", "StrataLogging", "StrataConfiguration", "StrataEtcd", "HummingbirdServer",
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "StrataTesting", package: "Strata"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Configuration", package: "swift-configuration"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)

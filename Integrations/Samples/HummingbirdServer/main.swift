@@ -1,0 +1,3 @@
+import Hummingbird
+
+print("not yet")
