@@ -11,19 +11,24 @@ public enum Origin: Sendable, Hashable, CustomStringConvertible {
   case environment(variable: String)
   /// A command-line option, as written up to its value: `--server.port`, `--no-debug`.
   case commandLine(option: String)
+  /// A key of a remote store, such as etcd: the store's name, the key as the store spells it, and the
+  /// revision it was read at (when the store has revisions).
+  case remote(source: String, key: String, revision: Int?)
   /// A default declared in code.
   case codeDefault
   /// A value set at run time through the store (not from any file).
   case runtime
 
   /// The text shown in dumps and diagnostics: `/etc/demo/demo.ini:12:8`, `env:DEMO_SERVER_PORT`,
-  /// `arg:--server.port`, `default`, `runtime`.
+  /// `arg:--server.port`, `etcd:/config/app/server/port@rev 1234`, `default`, `runtime`.
   public var description: String {
     switch self {
     case .file(let path, let line, let column):
       line > 0 ? "\(path):\(line):\(column)" : path
     case .environment(let variable): "env:\(variable)"
     case .commandLine(let option): "arg:\(option)"
+    case .remote(let source, let key, let revision):
+      revision.map { "\(source):\(key)@rev \($0)" } ?? "\(source):\(key)"
     case .codeDefault: "default"
     case .runtime: "runtime"
     }

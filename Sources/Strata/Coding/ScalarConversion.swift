@@ -184,7 +184,7 @@ enum ScalarConversion {
     switch origin {
     case .file(let path, let line, let column):
       StrataError(code, message, path: path, line: line, column: column)
-    case .environment, .commandLine:
+    case .environment, .commandLine, .remote:
       StrataError(code, message, path: origin.description)
     case .codeDefault, .runtime:
       StrataError(code, message)

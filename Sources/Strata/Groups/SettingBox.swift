@@ -447,7 +447,7 @@ func located(_ error: StrataError, _ origin: Origin) -> StrataError {
     error.path = path
     error.line = line
     error.column = column
-  case .environment, .commandLine: error.path = origin.description
+  case .environment, .commandLine, .remote: error.path = origin.description
   case .codeDefault, .runtime: break
   }
   return error

@@ -53,7 +53,7 @@ func expectFailure<T: Decodable>(
     #expect(error.path == path, sourceLocation: sourceLocation)
     #expect(error.line == line, sourceLocation: sourceLocation)
     #expect(error.column == column, sourceLocation: sourceLocation)
-  case .environment, .commandLine:
+  case .environment, .commandLine, .remote:
     #expect(error.path == origin.description, sourceLocation: sourceLocation)
     #expect(error.line == 0, sourceLocation: sourceLocation)
   case .codeDefault, .runtime:
