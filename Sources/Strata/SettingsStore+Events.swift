@@ -19,24 +19,72 @@ extension SettingsStore {
   }
 
   /// What happens to the configuration from now on: reloads with their changed keys, files that fail
-  /// (with file:line:column), pending restarts, watcher fallbacks. Each call is a new subscription; it
-  /// ends at ``shutdown()``.
+  /// (with file:line:column), every other problem found (``StoreEvent/diagnosed(_:)``), pending
+  /// restarts, watcher fallbacks. Each call is a new subscription; it begins with a `diagnosed` event
+  /// for each problem of ``diagnostics`` standing now, and ends at ``shutdown()``.
   public var events: AsyncStream<StoreEvent> {
     let (stream, continuation) = AsyncStream<StoreEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    let standing = diagnostics
     let id = state.withLock { state in
       defer { state.nextEventContinuation += 1 }
       state.eventContinuations[state.nextEventContinuation] = continuation
+      state.reportedDiagnostics.formUnion(standing)
       return state.nextEventContinuation
     }
     continuation.onTermination = { [weak self] _ in
       _ = self?.state.withLock { $0.eventContinuations.removeValue(forKey: id) }
     }
+    for diagnostic in standing { continuation.yield(.diagnosed(diagnostic)) }
     return stream
   }
 
   func emit(_ event: StoreEvent) {
-    let continuations = state.withLock { Array($0.eventContinuations.values) }
+    let continuations = state.withLock { state in
+      if case .failed(let error) = event { state.announcedFailures.insert(FailureMark(error)) }
+      return Array(state.eventContinuations.values)
+    }
     for continuation in continuations { continuation.yield(event) }
   }
 
+  /// Emits a `diagnosed` event for each problem of ``diagnostics`` not told before (by a `diagnosed` or
+  /// a `failed` event). It costs a walk of every key, so it runs only while someone subscribes: after a
+  /// reload, and when the run loop starts (settings declared since then may have made keys unknown).
+  func reportNewDiagnostics() {
+    guard state.withLock({ !$0.eventContinuations.isEmpty }) else { return }
+    report(diagnostics, replacing: true)
+  }
+
+  /// Emits a `diagnosed` event for each of `found` not told before; with `replacing`, `found` is every
+  /// problem standing, and those that are gone may be told again if they come back.
+  func report(_ found: [Diagnostic], replacing: Bool = false) {
+    let new = state.withLock { state -> [Diagnostic] in
+      let new = found.filter {
+        !state.reportedDiagnostics.contains($0) && !state.announcedFailures.contains(FailureMark($0.error))
+      }
+      if replacing {
+        state.reportedDiagnostics = Set(found)
+        state.announcedFailures = []
+      } else {
+        state.reportedDiagnostics.formUnion(found)
+      }
+      return new
+    }
+    for diagnostic in new { emit(.diagnosed(diagnostic)) }
+  }
+}
+
+/// A problem told by a `failed` event, by position and kind, so that the same problem is not told again
+/// as `diagnosed` (the event's message may say more: "the running value is kept").
+struct FailureMark: Hashable {
+  let path: String?
+  let line: Int
+  let column: Int
+  let code: StrataError.Code
+
+  init(_ error: StrataError) {
+    path = error.path
+    line = error.line
+    column = error.column
+    code = error.code
+  }
 }

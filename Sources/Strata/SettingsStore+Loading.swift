@@ -4,8 +4,11 @@ extension SettingsStore {
   /// the others keep their last contents, except layers that read the layers below (the environment),
   /// which load again whenever something changed (their known keys may have grown). Loading happens outside the state lock; the new snapshot is
   /// published in one step, then settings are told, outside every lock.
-  /// - Parameter fetched: contents already fetched for some of those layers (asynchronous ones).
-  func rebuild(reloading: Set<Int>?, fetched: [Int: LayerContents] = [:]) {
+  /// - Parameters:
+  ///   - fetched: contents already fetched for some of those layers (asynchronous ones).
+  ///   - reportsDiagnostics: whether subscribers hear of new problems now (settings being declared
+  ///     leave that to the run loop's start: a walk of every key per group would cost too much).
+  func rebuild(reloading: Set<Int>?, fetched: [Int: LayerContents] = [:], reportsDiagnostics: Bool = true) {
     let (previous, published) = rebuildLock.withLock { count in
       count += 1
       return (snapshot, load(reloading: reloading, fetched: fetched))
@@ -14,6 +17,7 @@ extension SettingsStore {
     let changes = published.changes(since: previous)
     publish(published, previous: previous, affected: changes.affected)
     announce(changes, from: previous, to: published)
+    if reportsDiagnostics { reportNewDiagnostics() }
   }
 
   private func load(reloading: Set<Int>?, fetched: [Int: LayerContents]) -> Snapshot? {

@@ -26,13 +26,16 @@ extension SettingsStore {
       let found = box.apply(snapshot)
       if !found.isEmpty { diagnostics[box.key] = found }
     }
-    state.withLock { state in
+    let hasSubscribers = state.withLock { state in
       for (key, found) in diagnostics { state.settingDiagnostics[key] = found }
+      return !state.eventContinuations.isEmpty
     }
+    // The new settings' own problems are told now; keys they leave unknown, when the run loop starts.
+    if hasSubscribers { report(diagnostics.keys.sorted().flatMap { diagnostics[$0] ?? [] }) }
     // New keys may give meaning to environment variables that were unknown until now; new secrets must
     // be redacted by the published snapshot.
     if addedSecret || (!addedKeys.isEmpty && stack.layers.contains(where: \.readsLowerLayers)) {
-      rebuild(reloading: [])
+      rebuild(reloading: [], reportsDiagnostics: false)
     }
   }
 

@@ -60,6 +60,7 @@ extension SettingsStore {
             for await _ in reloadRequests { continuation.yield(.everything) }
           }
         }
+        reportNewDiagnostics()
         onReady()
         for await signal in signals {
           switch signal {

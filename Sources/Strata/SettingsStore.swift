@@ -60,6 +60,10 @@ public final class SettingsStore: Sendable {
     /// Subscribers to `events`.
     var eventContinuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
     var nextEventContinuation = 0
+    /// The problems subscribers have been told of (by `diagnosed` or `failed` events).
+    var reportedDiagnostics: Set<Diagnostic> = []
+    /// Problems told by `failed` events since the last report of every standing problem.
+    var announcedFailures: Set<FailureMark> = []
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.

@@ -14,6 +14,12 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
   case pendingRestart(PendingRestart)
   /// The watcher could not watch a path with inotify and polls it instead.
   case watcherFallback(path: String, message: String)
+  /// A problem of ``SettingsStore/diagnostics`` that no `failed` event tells, once, when it appears:
+  /// a value that does not convert or validate (the setting falls back to a lower layer or its
+  /// default), an unknown key, an old name in use, an environment name two settings share, a secret in
+  /// a file others can read, a file a layer refused. A new subscription to ``SettingsStore/events``
+  /// first receives one for every problem standing then, start-up problems included.
+  case diagnosed(Diagnostic)
 
   /// One line for logs.
   public var description: String {
@@ -24,6 +30,7 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
     case .recovered(let error): "recovered: \(error.location ?? "") is good again (was: \(error.message))"
     case .pendingRestart(let pending): "pending restart: \(pending)"
     case .watcherFallback(let path, let message): "watching \(path) by polling: \(message)"
+    case .diagnosed(let diagnostic): diagnostic.description
     }
   }
 }

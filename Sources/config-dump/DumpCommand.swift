@@ -139,7 +139,7 @@ struct DumpCommand {
       case .failed(let error): output(WatchLines.error(error) + "\n")
       case .recovered(let error): output(WatchLines.recovered(error) + "\n")
       case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
-      case .pendingRestart: break
+      case .pendingRestart, .diagnosed: break
       }
     }
     running.cancel()

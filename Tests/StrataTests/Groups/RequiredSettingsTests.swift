@@ -82,6 +82,12 @@ final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
     try store.setRuntimeValue(SettingValue(.string("sqlite"), origin: .runtime), forKey: "database.kind")
     #expect(database.kind == .sqlite)
     var events = store.events.makeAsyncIterator()
+    // The subscription begins with the problems standing (database.url is missing).
+    guard case .diagnosed(let standing)? = await events.next() else {
+      Issue.record("expected the standing problem first")
+      return
+    }
+    #expect(standing.error.code == .missingRequired)
     try store.setRuntimeValue(nil, forKey: "database.kind")
     #expect(database.kind == .sqlite)
     guard case .failed(let error)? = await events.next() else {
