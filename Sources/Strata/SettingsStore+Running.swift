@@ -12,18 +12,23 @@ extension SettingsStore {
   /// - Parameters:
   ///   - reloadOnHangup: also read everything again on `SIGHUP` (installs a process-wide handler; see
   ///     ``catchHangupSignals()`` to catch one that comes during start-up).
+  ///   - systemd: tells systemd `READY=1` once every layer listens, `RELOADING=1` and `READY=1`
+  ///     around each reload request, and the generation as `STATUS=` (for `Type=notify-reload` units).
   ///   - onReady: called once every layer listens: changes from then on are seen.
-  public func run(reloadOnHangup: Bool = false, onReady: @Sendable () -> Void = {}) async {
+  public func run(
+    reloadOnHangup: Bool = false, notifying systemd: SystemdNotifier? = nil,
+    onReady: @Sendable () -> Void = {}
+  ) async {
     await run(
       watcher: FileWatcher(), reloadRequests: reloadOnHangup ? InotifyHub.shared.hangups() : nil,
-      onReady: onReady)
+      systemd: systemd, onReady: onReady)
   }
 
-  /// ``run(reloadOnHangup:onReady:)``, reading everything again at each element of `reloadRequests`
-  /// (swift-service-lifecycle's `UnixSignalsSequence` for `SIGHUP`, mapped to `()`, say) instead of
-  /// handling a signal itself.
+  /// ``run(reloadOnHangup:notifying:onReady:)``, reading everything again at each element of
+  /// `reloadRequests` (swift-service-lifecycle's `UnixSignalsSequence` for `SIGHUP`, mapped to `()`,
+  /// say) instead of handling a signal itself.
   public func run<Requests: AsyncSequence & Sendable>(
-    reloadRequests: Requests, onReady: @Sendable () -> Void = {}
+    reloadRequests: Requests, notifying systemd: SystemdNotifier? = nil, onReady: @Sendable () -> Void = {}
   ) async where Requests.Element == Void {
     let (stream, continuation) = AsyncStream<Void>.makeStream()
     let forwarding = Task {
@@ -33,12 +38,13 @@ extension SettingsStore {
       continuation.finish()
     }
     defer { forwarding.cancel() }
-    await run(watcher: FileWatcher(), reloadRequests: stream, onReady: onReady)
+    await run(watcher: FileWatcher(), reloadRequests: stream, systemd: systemd, onReady: onReady)
   }
 
   /// The run loop, with a given watcher (tests drive one with `pump()`).
   func run(
-    watcher: FileWatcher, reloadRequests: AsyncStream<Void>? = nil, onReady: @Sendable () -> Void = {}
+    watcher: FileWatcher, reloadRequests: AsyncStream<Void>? = nil, systemd: SystemdNotifier? = nil,
+    onReady: @Sendable () -> Void = {}
   ) async {
     let files = FileSignals(watcher: watcher, resolvePath: stack.options.resolvePath)
     let (signals, continuation) = AsyncStream<Signal>.makeStream()
@@ -62,14 +68,19 @@ extension SettingsStore {
         }
         reportNewDiagnostics()
         onReady()
+        systemd?.ready(status: systemdStatus)
         for await signal in signals {
           switch signal {
           case .layer(_, .fallback(let fallback)):
             emit(.watcherFallback(path: fallback.path, message: fallback.message))
           case .layer(let index, .changed):
+            let generation = self.generation
             await reload(layers: [index])
+            if self.generation != generation { systemd?.status(systemdStatus) }
           case .everything:
+            systemd?.reloading()
             await reload(layers: nil)
+            systemd?.ready(status: systemdStatus)
           }
         }
         group.cancelAll()
@@ -104,6 +115,13 @@ extension SettingsStore {
       fetched[index] = await layer.fetch(loadContext(forLayer: index))
     }
     return fetched
+  }
+
+  /// The line `systemctl status` shows: the generation, and files that keep their last good contents.
+  private var systemdStatus: String {
+    let failed = Set(snapshot.diagnostics.filter { $0.severity == .error }.compactMap(\.error.path)).count
+    return "configuration generation \(generation)"
+      + (failed == 0 ? "" : "; \(failed) file\(failed == 1 ? "" : "s") failed to load, last good kept")
   }
 
   /// The paths of a layer's last contents.

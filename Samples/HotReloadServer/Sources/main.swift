@@ -73,8 +73,10 @@ for diagnostic in store.diagnostics { say("config: \(diagnostic)", to: STDERR_FI
 Task.detached {
   for await event in store.events { say("config: \(event)", to: STDERR_FILENO) }
 }
+// Under systemd (Type=notify-reload, see hotreload.service): READY=1 once the files are watched,
+// RELOADING=1 … READY=1 around each SIGHUP. Outside systemd the notifier does nothing.
 Task.detached {
-  await store.run(reloadOnHangup: true)
+  await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
 }
 
 func handle(_ request: Request) -> Response {

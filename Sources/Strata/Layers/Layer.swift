@@ -5,7 +5,7 @@
 /// parsed becomes an error diagnostic, and the rest of the stack still loads. A file that does not exist
 /// is simply absent. A layer may also tell the store that its contents changed (``changes(_:)``): a
 /// file layer's signals come from the inotify watcher, a remote source pushes its own; the store's
-/// ``SettingsStore/run(reloadOnHangup:onReady:)`` listens to every layer the same way.
+/// ``SettingsStore/run(reloadOnHangup:notifying:onReady:)`` listens to every layer the same way.
 public protocol Layer: Sendable {
   /// Where the layer sits in the stack.
   var scope: Scope { get }
