@@ -3,7 +3,9 @@
 public protocol PlaceDescribingLayer: Layer {
   /// Where `key` would be set in this layer (`/etc/demo/demo.ini`, `DEMO_SERVER_PORT`,
   /// `--server.port`), or `nil` when a person should not set it here (vendor files).
-  /// - Parameter options: the store's options (a root prefix, to see which files exist).
+  /// - Parameters:
+  ///   - key: the dotted key.
+  ///   - options: the store's options (a root prefix, to see which files exist).
   func placeToSet(key: String, options: ParseOptions) -> String?
 }
 

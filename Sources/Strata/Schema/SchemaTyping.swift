@@ -17,6 +17,7 @@ extension SettingsSchema {
   /// lower layer's value applies, old keys (aliases) moved to their setting's key, and warnings for
   /// unknown and old keys; then an error for each required setting left without a value.
   /// - Parameters:
+  ///   - snapshot: the merged layers, as loaded.
   ///   - resolvePath: where the files are read (under a root), to point unknown keys at the key.
   ///   - placesToSet: where a key can be set, highest layer first (``LayerStack/placesToSet(key:)``),
   ///     for the errors about missing required settings.

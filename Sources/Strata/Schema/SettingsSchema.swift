@@ -99,7 +99,9 @@ public struct SettingsSchema: Sendable {
 
   /// A warning for every leaf key of `snapshot`'s files that no setting declares, at the key's
   /// position, with a "did you mean" when a declared key is close.
-  /// - Parameter resolvePath: where the files are read (under a root), to find where each key is written.
+  /// - Parameters:
+  ///   - snapshot: the merged layers.
+  ///   - resolvePath: where the files are read (under a root), to find where each key is written.
   public func unknownKeys(
     in snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
   ) -> [Diagnostic] {

@@ -30,7 +30,7 @@ public struct WatchBatch: Sendable {
 /// and reports every target. When a watch cannot be set (`ENOSPC`, `EMFILE`), the path is polled by a
 /// stat signature, and a ``WatcherFallback`` says which sysctl to raise; the watcher never fails.
 ///
-/// All watchers of a process share one inotify instance and one dedicated thread (``InotifyHub``),
+/// All watchers of a process share one inotify instance and one dedicated thread (the inotify hub),
 /// which sleeps in `poll()` on the inotify descriptor and a wake pipe with the nearest deadline (grace
 /// period, polling) as its timeout: no wake-ups while nothing changes. Tests create it
 /// with `startsThread: false` and drive it with `pump()` and a manual clock.
