@@ -39,9 +39,7 @@ extension SettingsStore {
 
   /// The registered settings, described.
   public var schema: SettingsSchema {
-    let boxes = state.withLock { state in
-      state.declared.keys.compactMap { state.registry[$0]?.first }
-    }
+    let boxes = state.withLock { $0.registry.declaredBoxes }
     return SettingsSchema(
       entries: boxes.map { box in
         let defaultValue = box.defaultSettingValue

@@ -22,7 +22,7 @@ extension SettingsStore {
 
   private func load(reloading: Set<Int>?, fetched: [Int: LayerContents]) -> Snapshot? {
     let (previous, declared, runtime, secretKeys) = state.withLock {
-      ($0.contents, $0.declared, $0.runtime, $0.secretKeys)
+      ($0.contents, $0.registry.declared, $0.runtime, $0.registry.secretKeys)
     }
     let loaded = StackLoader(layers: stack.layers, options: stack.options).load(
       previous: previous, reloading: reloading, fetched: fetched, declared: declared, cache: cache)
@@ -57,7 +57,7 @@ extension SettingsStore {
 
   /// The context a layer loads with now: the declared keys and the documents of the layers below.
   func loadContext(forLayer index: Int) -> LoadContext {
-    let (contents, declared) = state.withLock { ($0.contents, $0.declared) }
+    let (contents, declared) = state.withLock { ($0.contents, $0.registry.declared) }
     let lower =
       stack.layers[index].readsLowerLayers ? contents[..<index].compactMap { $0 }.flatMap(\.documents) : []
     return LoadContext(options: stack.options, declared: declared, lowerDocuments: lower, cache: cache)

@@ -4,7 +4,7 @@ extension SettingsStore {
   /// snapshot older than one it has seen). Only settings whose keys the change touched resolve again;
   /// the others, if they had seen `previous`, just move to the new generation with their cached value.
   func publish(_ snapshot: Snapshot, previous: Snapshot, affected: Set<String>) {
-    let registry = state.withLock { state in state.registry }
+    let registry = state.withLock { state in state.registry.boxes }
     var applied: Set<String> = []
     var diagnostics: [String: [Diagnostic]] = [:]
     for (key, boxes) in registry {

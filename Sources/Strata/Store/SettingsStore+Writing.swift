@@ -41,12 +41,7 @@ extension SettingsStore {
   /// Refuses a write that would change a `.readOnly` setting: at its key, above it (a table that holds
   /// it) or inside it (a field of its table).
   func checkWritable(_ key: String) throws(StrataError) {
-    let readOnly = state.withLock { state in
-      state.registry.first { entry in
-        entry.value.contains { $0.traits.contains(.readOnly) }
-          && (SettingKey.isKey(entry.key, within: key) || SettingKey.isKey(key, within: entry.key))
-      }?.key
-    }
+    let readOnly = state.withLock { $0.registry.readOnlyKey(touching: key) }
     if let readOnly { throw StrataError(.invalidValue, "\(readOnly) is read-only") }
   }
 

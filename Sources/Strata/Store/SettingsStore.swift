@@ -43,14 +43,10 @@ public final class SettingsStore: Sendable {
     var contents: [LayerContents?]
     /// Values set at run time, keyed by dotted key.
     var runtime = SettingValue.emptyTable(origin: .runtime)
-    /// Registered settings by key. Held strongly: a group's deinit (or re-binding) unregisters its
-    /// settings, and a box that nothing references weakly keeps the fast retain/release path that the
-    /// cached read depends on.
-    var registry: [String: [any AnySettingBox]] = [:]
-    /// Every declared key, in registration order, with its environment name.
-    var declared = DeclaredKeys()
-    /// The keys of `.secret` settings: snapshots redact them in every text.
-    var secretKeys: Set<String> = []
+    /// The declared settings. Boxes are held strongly: a group's deinit (or re-binding) unregisters
+    /// its settings, and a box that nothing references weakly keeps the fast retain/release path that
+    /// the cached read depends on.
+    var registry = SettingRegistry()
     /// Problems found resolving typed settings, by key, for the current generation.
     var settingDiagnostics: [String: [Diagnostic]] = [:]
     /// Changes to restart-required settings not applied, by key.
@@ -126,7 +122,7 @@ public final class SettingsStore: Sendable {
 
   /// Every key declared by a registered setting, in registration order, with their old names
   /// (aliases).
-  public var declaredKeys: [String] { state.withLock { $0.declared.keys } }
+  public var declaredKeys: [String] { state.withLock { $0.registry.declared.keys } }
 
   /// Reads every layer again and publishes the result if anything changed.
   public func reload() {
@@ -160,7 +156,7 @@ public final class SettingsStore: Sendable {
   public func shutdown() {
     let (boxes, continuations) = state.withLock { state in
       defer { state.eventContinuations = [:] }
-      return (state.registry.values.flatMap { $0 }, Array(state.eventContinuations.values))
+      return (state.registry.boxes.values.flatMap { $0 }, Array(state.eventContinuations.values))
     }
     for box in boxes { box.finish() }
     for continuation in continuations { continuation.finish() }
