@@ -49,11 +49,19 @@ let greeting = GreetingSettings(store: store)
 let limits = LimitSettings(store: store)
 let admin = AdminSettings(store: store)
 
-/// The effective configuration as JSON with origins; declared secrets and secret sources redacted.
+/// The effective configuration as JSON, `{"key": {"value": …, "origin": "file:line:column"}}`, declared
+/// secrets and secret sources redacted: built from the public snapshot and written by the JSON format.
 func configJSON() -> String {
   let schema = store.schema
   let snapshot = schema.applied(to: store.snapshot).redacting(schema.secretKeys)
-  return (try? Dump.render(snapshot, options: DumpOptions(format: .json, showOrigin: true))) ?? "{}\n"
+  let entries = snapshot.entries.map { entry in
+    let fields = SettingTable([
+      ("value", entry.value), ("origin", SettingValue(.string(entry.origin.description), origin: .runtime)),
+    ])
+    return (entry.key, SettingValue(.table(fields), origin: .runtime))
+  }
+  let json = try? JSONFormat().serialize(SettingValue(.table(SettingTable(entries)), origin: .runtime))
+  return json.map { String(decoding: $0, as: UTF8.self) } ?? "{}\n"
 }
 
 if arguments.contains("--dump-config") {
