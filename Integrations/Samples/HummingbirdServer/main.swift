@@ -24,9 +24,7 @@ let rateLimit = RateLimitSettings(store: store)
 let log = LogSettings(store: store)
 let admin = AdminSettings(store: store)
 
-LoggingSystem.bootstrap { label in
-  LiveLevelLogHandler(wrapping: StreamLogHandler.standardError(label: label), following: log.$level)
-}
+LoggingSystem.bootstrap(followingLevel: log.$level)
 let logger = Logger(label: "hbserver")
 let limiter = RateLimiter()
 

@@ -46,30 +46,24 @@ public struct StrataConfigProvider: ConfigProvider {
   }
 
   /// Where the value at `key` comes from (a file position, a variable, a default), or `nil` when no layer
-  /// sets it.
+  /// sets it and no setting declares it.
   public func origin(forKey key: AbsoluteConfigKey) -> Origin? {
-    let settingKey = Self.settingKey(of: key)
-    if store.declaredKeys.contains(settingKey) {
-      return try? store.value(forKey: settingKey, as: String.self)?.origin
-    }
-    let snapshot = store.snapshot
-    return snapshot.entry(forKey: settingKey)?.origin ?? snapshot.value(forKey: settingKey)?.origin
+    try? store.value(forKey: Self.settingKey(of: key), as: AnyValue.self)?.origin
   }
 
-  /// The value at `key` as `type`: a declared setting's running value, else the layers' merged one.
+  /// The value at `key` as `type`: a declared setting's running value, else the layers' merged one; `nil`
+  /// for a table (a key with keys below it).
   public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
     let settingKey = Self.settingKey(of: key)
     let snapshot = store.snapshot
-    let isSecret = ConfigConversion.isSecret(settingKey, in: snapshot)
-    let content: ConfigContent?
-    if store.declaredKeys.contains(settingKey) {
-      content = try ConfigConversion.content(as: type, from: StoreReader(store: store, key: settingKey))
-    } else if let tree = snapshot.value(forKey: settingKey) {
-      content = try ConfigConversion.content(of: tree, forKey: settingKey, as: type)
-    } else {
-      content = nil
+    guard snapshot.value(forKey: settingKey)?.isTable != true else {
+      return LookupResult(encodedKey: settingKey, value: nil)
     }
-    return LookupResult(encodedKey: settingKey, value: content.map { ConfigValue($0, isSecret: isSecret) })
+    // The store reads a declared setting's running value, and any other key from the merged layers.
+    let content = try ConfigConversion.content(as: type, from: StoreReader(store: store, key: settingKey))
+    return LookupResult(
+      encodedKey: settingKey,
+      value: content.map { ConfigValue($0, isSecret: ConfigConversion.isSecret(settingKey, in: snapshot)) })
   }
 
   /// The same as ``value(forKey:type:)``: the store's values are in memory.
@@ -78,9 +72,11 @@ public struct StrataConfigProvider: ConfigProvider {
   }
 
   /// The value now, then each different one after a reload, until the handler returns.
-  public func watchValue<Return: ~Copyable>(
+  public nonisolated(nonsending) func watchValue<Return: ~Copyable>(
     forKey key: AbsoluteConfigKey, type: ConfigType,
-    updatesHandler: (ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws ->
+    updatesHandler:
+      nonisolated(nonsending) (ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>)
+      async throws ->
       Return
   ) async throws -> Return {
     let provider = self
@@ -101,8 +97,9 @@ public struct StrataConfigProvider: ConfigProvider {
   }
 
   /// The snapshot now, then one for each new generation, until the handler returns.
-  public func watchSnapshot<Return: ~Copyable>(
-    updatesHandler: (ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
+  public nonisolated(nonsending) func watchSnapshot<Return: ~Copyable>(
+    updatesHandler:
+      nonisolated(nonsending) (ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
   ) async throws -> Return {
     let (store, name) = (self.store, providerName)
     return try await watch(
@@ -115,9 +112,10 @@ public struct StrataConfigProvider: ConfigProvider {
 
   /// Yields `current()` now and after each reload when it differs from the last one yielded, while
   /// `updatesHandler` runs.
-  private func watch<Element: Sendable, Return: ~Copyable>(
+  private nonisolated(nonsending) func watch<Element: Sendable, Return: ~Copyable>(
     _ current: @escaping @Sendable () -> Element, isSame: @escaping @Sendable (Element, Element) -> Bool,
-    updatesHandler: (ConfigUpdatesAsyncSequence<Element, Never>) async throws -> Return
+    updatesHandler:
+      nonisolated(nonsending) (ConfigUpdatesAsyncSequence<Element, Never>) async throws -> Return
   ) async throws -> Return {
     // Subscribe before the first read, so that a reload between the two is not missed.
     let events = store.events
@@ -142,4 +140,9 @@ public struct StrataConfigProvider: ConfigProvider {
     }
     return try await updatesHandler(ConfigUpdatesAsyncSequence(stream))
   }
+}
+
+/// Any value at all: reading it only asks whether there is one, and where it came from.
+private struct AnyValue: Decodable, Sendable {
+  init(from decoder: any Decoder) throws {}
 }

@@ -70,3 +70,16 @@ public struct LiveLevelLogHandler<Wrapped: LogHandler>: LogHandler {
     wrapped.log(event: event)
   }
 }
+
+extension LoggingSystem {
+  /// Makes every logger write to standard error at the level a setting holds, live.
+  ///
+  /// The same as `LoggingSystem.bootstrap { LiveLevelLogHandler(wrapping:
+  /// StreamLogHandler.standardError(label: $0), following: setting) }`; like any bootstrap, call it
+  /// once, before making loggers.
+  public static func bootstrap(followingLevel setting: SettingRecord<Logger.Level>) {
+    bootstrap { label in
+      LiveLevelLogHandler(wrapping: StreamLogHandler.standardError(label: label), following: setting)
+    }
+  }
+}

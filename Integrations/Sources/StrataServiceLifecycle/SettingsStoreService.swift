@@ -62,9 +62,9 @@ public struct SettingsStoreService: Service {
   /// Runs until the group shuts down gracefully or the task is cancelled.
   public func run() async throws {
     // Subscribe and trap before the loop starts, so that nothing between here and readiness is lost.
+    let (store, logger, onReady) = (self.store, self.logger, self.onReady)
     let events = logger.map { _ in store.events }
     let requests = await reloadRequests?(logger)
-    let (store, logger, onReady) = (self.store, self.logger, self.onReady)
     await cancelWhenGracefulShutdown {
       await withDiscardingTaskGroup { group in
         if let logger, let events {

@@ -49,6 +49,7 @@ final class ProviderHTTPSettings: SettingsGroup, @unchecked Sendable {
       #expect(reader.scoped(to: "http").int(forKey: "port") == 8080)
       #expect(reader.int(forKey: "http.missing") == nil)
       #expect(reader.int(forKey: "http.host") == nil)  // does not convert
+      #expect(try provider.value(forKey: ["http"], type: .string).value == nil)  // a table is not a value
       let quoted = try provider.value(forKey: AbsoluteConfigKey(["a.b", "c"]), type: .int)
       #expect(quoted == LookupResult(encodedKey: #""a.b".c"#, value: ConfigValue(.int(1), isSecret: false)))
       #expect(
@@ -77,6 +78,8 @@ final class ProviderHTTPSettings: SettingsGroup, @unchecked Sendable {
       #expect(
         try provider.snapshot().value(forKey: ["http", "token"], type: .string).value?.isSecret == true)
       #expect(try provider.value(forKey: ["http", "name"], type: .string).value?.isSecret == false)
+      #expect(provider.origin(forKey: ["http", "port"]) == .codeDefault)  // the running value's origin
+      #expect(provider.origin(forKey: ["http", "token"]) == .file(path: dir + "/a.ini", line: 3, column: 9))
     }
   }
 

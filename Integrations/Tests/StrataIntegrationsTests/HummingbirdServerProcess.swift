@@ -4,7 +4,12 @@ import Synchronization
 /// The sample server run as a real process, its output collected; killed and reaped when released.
 final class HummingbirdServerProcess: Sendable {
   private let process: Process
-  private let output = Mutex("")
+  private let output = Output()
+
+  /// What the process printed, appended from the pipe's reader.
+  private final class Output: Sendable {
+    let text = Mutex("")
+  }
 
   /// Starts the built `hummingbird-server` with `arguments` and a clean environment plus `environment`.
   init(arguments: [String], environment: [String: String] = [:]) throws {
@@ -18,7 +23,7 @@ final class HummingbirdServerProcess: Sendable {
     process.standardInput = FileHandle.nullDevice
     pipe.fileHandleForReading.readabilityHandler = { [output] handle in
       let data = handle.availableData
-      output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+      output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
     }
     try process.run()
     self.process = process
@@ -35,7 +40,7 @@ final class HummingbirdServerProcess: Sendable {
   }
 
   /// What it printed so far (stdout and stderr).
-  var transcript: String { output.withLock { $0 } }
+  var transcript: String { output.text.withLock { $0 } }
 
   /// The process id.
   var pid: Int32 { process.processIdentifier }

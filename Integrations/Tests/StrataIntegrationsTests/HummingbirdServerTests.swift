@@ -14,6 +14,9 @@ import Testing
     let root = dir + "/root"
     try FileManager.default.copyItem(atPath: sampleRoot, toPath: root)
     let ini = root + "/etc/hbserver/hbserver.ini"
+    // Git keeps no mode but the executable bit: the secret's drop-in is private, as it would be in /etc.
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o600], ofItemAtPath: root + "/etc/hbserver/hbserver.conf.d/50-admin.ini")
     let text = try String(contentsOfFile: ini, encoding: .utf8)
     try SvcFixtures.write(text.replacingOccurrences(of: "port = 8080", with: "port = 0"), to: ini)
     return (root, ini)

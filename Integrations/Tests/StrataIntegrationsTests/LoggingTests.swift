@@ -17,7 +17,7 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
 }
 
 @Suite struct LoggingTests {
-  @Test func eachEventKindHasItsLevelAndMetadata() {
+  @Test func eachEventKindHasItsLevelAndMetadata() throws {
     let (logger, records) = LoggingRecorder.logger()
     let eventLogger = StoreEventLogger(logger: logger)
     let error = StrataError(
