@@ -69,6 +69,8 @@ import Testing
         "\(config)")
       #expect(config.contains(#""key": "admin.token""#) && config.contains(#""secret": true"#), "\(config)")
       #expect(!config.contains("s3cret-admin-token"), "\(config)")
+      #expect(
+        config.contains(#""origin": "/etc/hbserver/hbserver.conf.d/50-admin.ini:3:9", "secret": true}"#))
       #expect(try await Self.get(base + "/admin").status == 401)
       #expect(
         try await Self.get(base + "/admin", headers: [("Authorization", "Bearer s3cret-admin-token")]).status
@@ -94,9 +96,14 @@ import Testing
   @Test func sighupReloadsThroughServiceLifecycleAndTheLogLevelFollowsTheFile() async throws {
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, ini) = try Self.makeRoot(in: dir)
-      let server = try HummingbirdServerProcess(arguments: ["--root", root])
+      let server = try HummingbirdServerProcess(
+        arguments: ["--root", root], environment: ["HBSERVER_GREETING_MESSAGE": "Hi"])
       defer { server.stop() }
       let base = try await Self.waitForServer(server)
+      #expect(try await Self.get(base + "/").body == "Hi, world!\n")  // the environment over the files
+      #expect(
+        try await Self.get(base + "/config").body.contains(
+          #"{"key": "greeting.message", "value": "Hi", "origin": "env:HBSERVER_GREETING_MESSAGE"}"#))
 
       server.send(SIGHUP)
       #expect(
@@ -105,7 +112,7 @@ import Testing
         },
         "\(server.transcript)")
       #expect(server.isRunning)
-      #expect(try await Self.get(base + "/").body == "Hello, world!\n")
+      #expect(try await Self.get(base + "/").body == "Hi, world!\n")
 
       // At info, the debug line of GET / is not written; at debug it is.
       #expect(!server.transcript.contains("greeting answered"))
