@@ -8,7 +8,8 @@ import Strata
 func makeStore(root: String?, environment: [String: String]) -> SettingsStore {
   let layout = StandardLayout(app: "hbserver", root: root, environment: environment)
   let layers: [any Layer] = layout.layers
-  // ETCD: the etcd source (StrataEtcd) goes here, above the files and below nothing else, once it lands:
-  //   layers.insert(EtcdLayer(endpoint: …, prefix: "/config/hbserver/"), at: layers.count - 1)
+  // ETCD: the etcd source (StrataEtcd) goes here once it lands, above the files and below the
+  // environment (make `layers` a `var`):
+  //   layers.insert(EtcdLayer(…), at: layers.count - 1)
   return SettingsStore(layers: layers, options: layout.options(), writeTarget: .runtime)
 }
