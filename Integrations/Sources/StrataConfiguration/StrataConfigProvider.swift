@@ -22,8 +22,8 @@ public import Strata
 /// naming the key and where the value came from. Values of `.secret` settings, and of secret sources,
 /// are marked `isSecret`.
 ///
-/// Snapshots are the layers' merged values at one generation (immutable; declared settings are not
-/// consulted). Watching needs the store's run loop (`store.run()`, or `SettingsStoreService`): each
+/// Snapshots hold the same values as ``value(forKey:type:)`` at one moment (immutable; taking one reads
+/// every declared setting once). Watching needs the store's run loop (`store.run()`, or `SettingsStoreService`): each
 /// reload that changes the answer yields it.
 public struct StrataConfigProvider: ConfigProvider {
   /// The store read.
@@ -91,9 +91,9 @@ public struct StrataConfigProvider: ConfigProvider {
       }, updatesHandler: updatesHandler)
   }
 
-  /// The layers' merged values at the current generation.
+  /// The values now: declared settings' running values, the layers' merged values for other keys.
   public func snapshot() -> any ConfigSnapshot {
-    StrataConfigSnapshot(snapshot: store.snapshot, providerName: providerName)
+    StrataConfigSnapshot(store: store, providerName: providerName)
   }
 
   /// The snapshot now, then one for each new generation, until the handler returns.
@@ -103,7 +103,7 @@ public struct StrataConfigProvider: ConfigProvider {
   ) async throws -> Return {
     let (store, name) = (self.store, providerName)
     return try await watch(
-      { StrataConfigSnapshot(snapshot: store.snapshot, providerName: name) },
+      { StrataConfigSnapshot(store: store, providerName: name) },
       isSame: { $0.snapshot.generation == $1.snapshot.generation },
       updatesHandler: {
         try await updatesHandler(ConfigUpdatesAsyncSequence($0.map { $0 as any ConfigSnapshot }))

@@ -9,6 +9,8 @@ final class ProviderHTTPSettings: SettingsGroup, @unchecked Sendable {
   override class var section: String { "http" }
   @Setting(traits: .restartRequired, validation: .range(0...65535)) var port = 8080
   @Setting(traits: .secret) var token = "default-token"
+  @Setting var origins: [String] = []
+  @Setting var banner = ""
 }
 
 @Suite struct ConfigProviderTests {
@@ -63,7 +65,9 @@ final class ProviderHTTPSettings: SettingsGroup, @unchecked Sendable {
 
   @Test func aDeclaredSettingReadsItsRunningValueAndSecretsAreMarked() async throws {
     try await SvcFixtures.withTemporaryDirectory { dir in
-      try SvcFixtures.write("[http]\nport = 99999\ntoken = s3cret\nname = x\n", to: dir + "/a.ini")
+      try SvcFixtures.write(
+        "[http]\nport = 99999\ntoken = s3cret\nname = x\norigins = a, b\nbanner = Hello, world\n",
+        to: dir + "/a.ini")
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/a.ini"])])
       let http = ProviderHTTPSettings(store: store)
       let provider = StrataConfigProvider(store: store)
@@ -75,8 +79,17 @@ final class ProviderHTTPSettings: SettingsGroup, @unchecked Sendable {
       let token = try #require(try provider.value(forKey: ["http", "token"], type: .string).value)
       #expect(token == ConfigValue(.string("s3cret"), isSecret: true))
       #expect(!token.description.contains("s3cret"))
+      // A snapshot holds the same values: the running port, typed arrays, text with a comma kept whole.
+      let snapshot = provider.snapshot()
+      #expect(try snapshot.value(forKey: ["http", "port"], type: .int).value?.content == .int(8080))
+      #expect(try snapshot.value(forKey: ["http", "token"], type: .string).value?.isSecret == true)
       #expect(
-        try provider.snapshot().value(forKey: ["http", "token"], type: .string).value?.isSecret == true)
+        try snapshot.value(forKey: ["http", "origins"], type: .stringArray).value?.content
+          == .stringArray(["a", "b"]))
+      #expect(
+        try snapshot.value(forKey: ["http", "banner"], type: .string).value?.content
+          == .string("Hello, world"))
+      #expect(try snapshot.value(forKey: ["http", "name"], type: .string).value?.content == .string("x"))
       #expect(try provider.value(forKey: ["http", "name"], type: .string).value?.isSecret == false)
       #expect(provider.origin(forKey: ["http", "port"]) == .codeDefault)  // the running value's origin
       #expect(provider.origin(forKey: ["http", "token"]) == .file(path: dir + "/a.ini", line: 3, column: 9))
