@@ -27,8 +27,11 @@ let package = Package(
     .target(
       name: "StrataServiceLifecycle",
       dependencies: [
+        "StrataLogging",
         .product(name: "Strata", package: "Strata"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     // Store events to a swift-log Logger; a log handler whose level follows a setting.
     .target(
@@ -58,8 +61,11 @@ let package = Package(
         "StrataServiceLifecycle", "StrataLogging", "StrataConfiguration", "StrataEtcd",
         .product(name: "Strata", package: "Strata"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Configuration", package: "swift-configuration"),
       ],
-      path: "Samples/HummingbirdServer"),
+      path: "Samples/HummingbirdServer", exclude: ["root", "README.md"]),
     .testTarget(
       name: "StrataIntegrationsTests",
       dependencies: [
@@ -69,6 +75,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Configuration", package: "swift-configuration"),
+        .product(name: "ConfigurationTesting", package: "swift-configuration"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]),
   ],

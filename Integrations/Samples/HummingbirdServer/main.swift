@@ -1,3 +1,58 @@
+import Configuration
+import FoundationEssentials
 import Hummingbird
+import Logging
+import ServiceLifecycle
+import Strata
+import StrataConfiguration
+import StrataLogging
+import StrataServiceLifecycle
 
-print("not yet")
+// A Hummingbird 2 server configured by Strata: typed groups over layered files and the environment,
+// live reload, its own host and port through swift-configuration, logging through swift-log. See
+// README.md.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let root = arguments.firstIndex(of: "--root").flatMap {
+  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+
+let store = makeStore(root: root, environment: ProcessInfo.processInfo.environment)
+let http = HTTPSettings(store: store)
+let greeting = GreetingSettings(store: store)
+let rateLimit = RateLimitSettings(store: store)
+let log = LogSettings(store: store)
+let admin = AdminSettings(store: store)
+
+LoggingSystem.bootstrap(followingLevel: log.$level)
+let logger = Logger(label: "hbserver")
+let limiter = RateLimiter()
+
+let router = Router()
+router.get("/") { _, context -> String in
+  guard limiter.allow(perSecond: rateLimit.requestsPerSecond) else { throw HTTPError(.tooManyRequests) }
+  context.logger.debug("greeting answered for \(greeting.name)")  // written when log.level is debug
+  return "\(greeting.message), \(greeting.name)!\n"
+}
+router.get("/config") { _, _ in
+  Response(
+    status: .ok, headers: [.contentType: "application/json"],
+    body: .init(
+      byteBuffer: ByteBuffer(
+        string: configJSON(store: store, groups: [http, greeting, rateLimit, log, admin]))))
+}
+router.get("/admin") { request, _ -> String in
+  guard request.headers[.authorization] == "Bearer \(admin.token)" else { throw HTTPError(.unauthorized) }
+  return "generation \(store.generation)\n"
+}
+
+let app = Application(
+  router: router,
+  configuration: ApplicationConfiguration(
+    reader: ConfigReader(provider: StrataConfigProvider(store: store)).scoped(to: "http")),
+  logger: logger)
+let services = ServiceGroup(
+  services: [SettingsStoreService(store: store, logger: logger), app],
+  gracefulShutdownSignals: [.sigterm, .sigint],
+  logger: logger)
+try await services.run()

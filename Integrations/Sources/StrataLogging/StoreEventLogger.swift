@@ -1,0 +1,119 @@
+public import Logging
+public import Strata
+
+/// Tells a swift-log `Logger` what happens to a store's configuration.
+///
+/// Each ``StoreEvent`` becomes one log record with a level that says how much it matters and metadata
+/// that a log pipeline can filter on (`strata.event`, and where it applies `strata.generation`,
+/// `strata.keys`, `strata.files`, `strata.key`, `strata.file`, `strata.line`, `strata.column`,
+/// `strata.code`):
+///
+/// | event | level |
+/// |---|---|
+/// | reloaded | info |
+/// | failed, an error diagnostic | error |
+/// | recovered | notice |
+/// | pending restart, watcher fallback, a warning diagnostic | warning |
+///
+/// Values of secret settings never appear: the store already redacts them in events and errors, and
+/// the logger redacts a pending restart of a secret key again rather than trust that.
+///
+/// ```swift
+/// let eventLogger = StoreEventLogger(logger: Logger(label: "config"))
+/// Task { await eventLogger.run(store: store) }     // or SettingsStoreService(store:logger:)
+/// ```
+public struct StoreEventLogger: Sendable {
+  /// The logger records go to.
+  public let logger: Logger
+
+  /// Creates a logger of store events.
+  /// - Parameter logger: where records go; its label and metadata are kept.
+  public init(logger: Logger) {
+    self.logger = logger
+  }
+
+  /// Logs the store's current diagnostics, then every event until the task is cancelled or the store
+  /// shuts down.
+  public func run(store: SettingsStore) async {
+    await log(events: store.events, of: store)
+  }
+
+  /// Logs the store's current diagnostics, then each of `events` (a subscription to `store.events`
+  /// taken earlier, so that nothing between subscribing and starting is lost).
+  public func log(events: AsyncStream<StoreEvent>, of store: SettingsStore) async {
+    var tracker = DiagnosticsTracker()
+    for diagnostic in tracker.newDiagnostics(in: store.diagnostics) { log(diagnostic) }
+    for await event in events {
+      if case .failed(let error) = event { tracker.noteReported(Diagnostic(.error, error)) }
+      log(event, secretKeys: store.snapshot.secretKeys)
+      // Until the store reports diagnostics as events (`StoreEvent.diagnosed`), problems found on a
+      // reload that are not `failed` events (unknown keys, permissions, deprecated names) are found by
+      // comparing the store's list after each reload with what was logged.
+      if case .reloaded = event {
+        for diagnostic in tracker.newDiagnostics(in: store.diagnostics) { log(diagnostic) }
+      }
+    }
+  }
+
+  /// Logs one event.
+  /// - Parameters:
+  ///   - event: the event.
+  ///   - secretKeys: keys whose values must not appear (the store's `snapshot.secretKeys`).
+  public func log(_ event: StoreEvent, secretKeys: Set<String> = []) {
+    switch event {
+    case .reloaded(let generation, let keys, let files):
+      logger.info(
+        "configuration reloaded: \(keys.joined(separator: ", "))",
+        metadata: [
+          "strata.event": "reloaded", "strata.generation": "\(generation)",
+          "strata.keys": .array(keys.map { .string($0) }), "strata.files": .array(files.map { .string($0) }),
+        ])
+    case .failed(let error):
+      logger.error("configuration: \(error)", metadata: Self.metadata(of: error, event: "failed"))
+    case .recovered(let error):
+      logger.notice(
+        "configuration recovered: \(error.location ?? "the source") is good again (was: \(error.message))",
+        metadata: Self.metadata(of: error, event: "recovered"))
+    case .pendingRestart(let pending):
+      let isSecret = secretKeys.contains(pending.key)
+      let running = isSecret ? Self.redacted : pending.runningValue
+      let new = isSecret ? Self.redacted : pending.newValue
+      logger.warning(
+        "configuration: \(pending.key) changed to \(new) (\(pending.origin)); running with \(running) until a restart",
+        metadata: [
+          "strata.event": "pendingRestart", "strata.key": "\(pending.key)",
+          "strata.origin": "\(pending.origin)",
+        ])
+    case .watcherFallback(let path, let message):
+      logger.warning(
+        "configuration: watching \(path) by polling: \(message)",
+        metadata: ["strata.event": "watcherFallback", "strata.file": "\(path)"])
+    // When the store gains `case diagnosed(Diagnostic)`, it is one more line here:
+    // case .diagnosed(let diagnostic): log(diagnostic)
+    }
+  }
+
+  /// Logs one diagnostic: an error at `error`, a warning at `warning`.
+  public func log(_ diagnostic: Diagnostic) {
+    let level: Logger.Level = diagnostic.severity == .error ? .error : .warning
+    logger.log(
+      level: level, "configuration: \(diagnostic.error)",
+      metadata: Self.metadata(of: diagnostic.error, event: "diagnostic"))
+  }
+
+  /// What stands for a secret value.
+  static let redacted = "<redacted>"
+
+  /// The metadata of an error: its code and, when it has one, its position.
+  static func metadata(of error: StrataError, event: String) -> Logger.Metadata {
+    var metadata: Logger.Metadata = ["strata.event": "\(event)", "strata.code": "\(error.code)"]
+    if let path = error.path {
+      metadata["strata.file"] = "\(path)"
+      if error.line > 0 {
+        metadata["strata.line"] = "\(error.line)"
+        metadata["strata.column"] = "\(error.column)"
+      }
+    }
+    return metadata
+  }
+}

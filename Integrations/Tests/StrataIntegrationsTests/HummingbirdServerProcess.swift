@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+
+/// The sample server run as a real process, its output collected; killed and reaped when released.
+final class HummingbirdServerProcess: Sendable {
+  private let process: Process
+  private let output = Output()
+
+  /// What the process printed, appended from the pipe's reader.
+  private final class Output: Sendable {
+    let text = Mutex("")
+  }
+
+  /// Starts the built `hummingbird-server` with `arguments` and a clean environment plus `environment`.
+  init(arguments: [String], environment: [String: String] = [:]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+    process.arguments = arguments
+    process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/home/user"].merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    pipe.fileHandleForReading.readabilityHandler = { [output] handle in
+      let data = handle.availableData
+      output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+    }
+    try process.run()
+    self.process = process
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// The built binary, next to the test bundle.
+  static var binaryPath: String {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return executable.deletingLastPathComponent().appendingPathComponent("hummingbird-server").path
+  }
+
+  /// What it printed so far (stdout and stderr).
+  var transcript: String { output.text.withLock { $0 } }
+
+  /// The process id.
+  var pid: Int32 { process.processIdentifier }
+
+  /// Whether it still runs.
+  var isRunning: Bool { process.isRunning }
+
+  /// Sends a signal.
+  func send(_ signal: Int32) {
+    if process.isRunning { kill(process.processIdentifier, signal) }
+  }
+
+  /// Waits up to `seconds` for it to exit; its status, or `nil` (then it is killed).
+  func finish(within seconds: Double) async -> Int32? {
+    let ended = await SvcFixtures.waitUntil(within: seconds) { !process.isRunning }
+    guard ended else {
+      stop()
+      return nil
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// Kills it and reaps it.
+  func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+}
