@@ -1,58 +1,45 @@
 import Strata
 
-/// The effective configuration as JSON: every declared setting with its running value and origin, then
-/// every other key the layers set, secrets redacted, and the changes waiting for a restart.
+/// The effective configuration as JSON, written by Strata's JSON format: every declared setting with its
+/// running value and origin, then every other key the layers set, secrets redacted, and the changes
+/// waiting for a restart.
+///
+/// `{"generation": 3, "settings": [{"key": "greeting.name", "value": "world", "origin": "…:8:8"}, …],
+/// "pendingRestart": ["http.port: running 8080, 9999 after a restart"]}`
 func configJSON(store: SettingsStore, groups: [SettingsGroup]) -> String {
-  var rows: [String] = []
+  var rows: [SettingValue] = []
   var declared: Set<String> = []
   for record in groups.flatMap(\.allSettings) {
     declared.insert(record.key)
-    rows.append(
-      row(
-        key: record.key, value: record.valueText, origin: record.origin,
-        secret: record.traits.contains(.secret)))
+    rows.append(row(record.key, record.valueText, record.origin, secret: record.traits.contains(.secret)))
   }
   let snapshot = store.snapshot
   let secretKeys = snapshot.secretKeys
   for entry in snapshot.entries where !declared.contains(entry.key) {
     let secret = secretKeys.contains(entry.key)
-    rows.append(
-      row(
-        key: entry.key, value: secret ? "<redacted>" : "\(entry.value)", origin: entry.origin, secret: secret)
-    )
+    rows.append(row(entry.key, secret ? "<redacted>" : "\(entry.value)", entry.origin, secret: secret))
   }
-  let pending = store.pendingRestarts.map { jsonString($0.description) }
-  return """
-    {"generation": \(snapshot.generation),
-     "settings": [
-      \(rows.joined(separator: ",\n  "))
-     ],
-     "pendingRestart": [\(pending.joined(separator: ", "))]}
-
-    """
+  let document = table([
+    ("generation", SettingValue(.integer(snapshot.generation), origin: .runtime)),
+    ("settings", SettingValue(.array(rows), origin: .runtime)),
+    (
+      "pendingRestart",
+      SettingValue(.array(store.pendingRestarts.map { text($0.description) }), origin: .runtime)
+    ),
+  ])
+  let bytes = (try? JSONFormat().serialize(document)) ?? Array("{}\n".utf8)
+  return String(decoding: bytes, as: UTF8.self)
 }
 
-private func row(key: String, value: String, origin: Origin, secret: Bool) -> String {
-  #"{"key": \#(jsonString(key)), "value": \#(jsonString(value)), "origin": \#(jsonString(origin.description))"#
-    + (secret ? #", "secret": true}"# : "}")
+/// One setting: key, value as text, origin, and `"secret": true` for secrets.
+private func row(_ key: String, _ value: String, _ origin: Origin, secret: Bool) -> SettingValue {
+  var fields = [("key", text(key)), ("value", text(value)), ("origin", text(origin.description))]
+  if secret { fields.append(("secret", SettingValue(.bool(true), origin: .runtime))) }
+  return table(fields)
 }
 
-/// `text` as a JSON string.
-func jsonString(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\t": out += "\\t"
-    case "\r": out += "\\r"
-    case _ where scalar.value < 0x20:
-      out +=
-        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-        + String(scalar.value, radix: 16)
-    default: out.unicodeScalars.append(scalar)
-    }
-  }
-  return out + "\""
+private func text(_ string: String) -> SettingValue { SettingValue(.string(string), origin: .runtime) }
+
+private func table(_ fields: [(String, SettingValue)]) -> SettingValue {
+  SettingValue(.table(SettingTable(fields)), origin: .runtime)
 }

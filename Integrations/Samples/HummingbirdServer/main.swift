@@ -52,7 +52,7 @@ let app = Application(
     reader: ConfigReader(provider: StrataConfigProvider(store: store)).scoped(to: "http")),
   logger: logger)
 let services = ServiceGroup(
-  services: [SettingsStoreService(store: store, logger: logger), app],
+  services: [SettingsStoreService(store: store, logger: logger, systemd: SystemdNotifier()), app],
   gracefulShutdownSignals: [.sigterm, .sigint],
   logger: logger)
 try await services.run()

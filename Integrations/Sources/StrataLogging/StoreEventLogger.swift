@@ -14,6 +14,7 @@ public import Strata
 /// | failed, an error diagnostic | error |
 /// | recovered | notice |
 /// | pending restart, watcher fallback, a warning diagnostic | warning |
+/// | a note diagnostic (a file skipped for its name) | info |
 ///
 /// Values of secret settings never appear: the store already redacts them in events and errors, and
 /// the logger redacts a pending restart of a secret key again rather than trust that.
@@ -32,27 +33,16 @@ public struct StoreEventLogger: Sendable {
     self.logger = logger
   }
 
-  /// Logs the store's current diagnostics, then every event until the task is cancelled or the store
-  /// shuts down.
+  /// Logs every event until the task is cancelled or the store shuts down, beginning with the problems
+  /// standing now (a subscription to the store's events begins with them).
   public func run(store: SettingsStore) async {
     await log(events: store.events, of: store)
   }
 
-  /// Logs the store's current diagnostics, then each of `events` (a subscription to `store.events`
-  /// taken earlier, so that nothing between subscribing and starting is lost).
+  /// Logs each of `events`: a subscription to `store.events` taken earlier, so that nothing between
+  /// subscribing and starting is lost; it begins with the problems standing when it was taken.
   public func log(events: AsyncStream<StoreEvent>, of store: SettingsStore) async {
-    var tracker = DiagnosticsTracker()
-    for diagnostic in tracker.newDiagnostics(in: store.diagnostics) { log(diagnostic) }
-    for await event in events {
-      if case .failed(let error) = event { tracker.noteReported(Diagnostic(.error, error)) }
-      log(event, secretKeys: store.snapshot.secretKeys)
-      // Until the store reports diagnostics as events (`StoreEvent.diagnosed`), problems found on a
-      // reload that are not `failed` events (unknown keys, permissions, deprecated names) are found by
-      // comparing the store's list after each reload with what was logged.
-      if case .reloaded = event {
-        for diagnostic in tracker.newDiagnostics(in: store.diagnostics) { log(diagnostic) }
-      }
-    }
+    for await event in events { log(event, secretKeys: store.snapshot.secretKeys) }
   }
 
   /// Logs one event.
@@ -88,14 +78,18 @@ public struct StoreEventLogger: Sendable {
       logger.warning(
         "configuration: watching \(path) by polling: \(message)",
         metadata: ["strata.event": "watcherFallback", "strata.file": "\(path)"])
-    // When the store gains `case diagnosed(Diagnostic)`, it is one more line here:
-    // case .diagnosed(let diagnostic): log(diagnostic)
+    case .diagnosed(let diagnostic): log(diagnostic)
     }
   }
 
-  /// Logs one diagnostic: an error at `error`, a warning at `warning`.
+  /// Logs one diagnostic: an error at `error`, a warning at `warning`, a note at `info`.
   public func log(_ diagnostic: Diagnostic) {
-    let level: Logger.Level = diagnostic.severity == .error ? .error : .warning
+    let level: Logger.Level =
+      switch diagnostic.severity {
+      case .error: .error
+      case .warning: .warning
+      case .note: .info
+      }
     logger.log(
       level: level, "configuration: \(diagnostic.error)",
       metadata: Self.metadata(of: diagnostic.error, event: "diagnostic"))

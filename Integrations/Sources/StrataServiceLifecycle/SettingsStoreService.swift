@@ -31,6 +31,8 @@ public struct SettingsStoreService: Service {
   private let reloadRequests: (@Sendable (Logger?) async -> any AsyncSequence<Void, Never> & Sendable)?
   /// Called once the store watches every source: changes from then on are seen.
   private let onReady: @Sendable () -> Void
+  /// Told of readiness and of each reload request, for `Type=notify-reload` units.
+  public let systemd: SystemdNotifier?
 
   /// Creates the service.
   /// - Parameters:
@@ -38,31 +40,36 @@ public struct SettingsStoreService: Service {
   ///   - logger: when given, the store's diagnostics at start and every event while the service runs
   ///     are logged there (see `StoreEventLogger`), with readiness and each `SIGHUP` at `info`.
   ///   - reloadOnHangup: read every source again on `SIGHUP` (`systemctl reload`).
+  ///   - systemd: under a `Type=notify-reload` unit, `SystemdNotifier()`: `READY=1` once every source
+  ///     is watched, `RELOADING=1` … `READY=1` around each `SIGHUP`'s reload (it does nothing outside
+  ///     systemd).
   ///   - onReady: called once the store watches every source.
   public init(
-    store: SettingsStore, logger: Logger? = nil, reloadOnHangup: Bool = true,
+    store: SettingsStore, logger: Logger? = nil, reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil,
     onReady: @escaping @Sendable () -> Void = {}
   ) {
     self.init(
-      store: store, logger: logger, reloadRequests: reloadOnHangup ? Self.hangups : nil, onReady: onReady)
+      store: store, logger: logger, reloadRequests: reloadOnHangup ? Self.hangups : nil, systemd: systemd,
+      onReady: onReady)
   }
 
   /// Creates the service with its own source of reload requests (tests).
   init(
     store: SettingsStore, logger: Logger?,
     reloadRequests: (@Sendable (Logger?) async -> any AsyncSequence<Void, Never> & Sendable)?,
-    onReady: @escaping @Sendable () -> Void
+    systemd: SystemdNotifier? = nil, onReady: @escaping @Sendable () -> Void
   ) {
     self.store = store
     self.logger = logger
     self.reloadRequests = reloadRequests
+    self.systemd = systemd
     self.onReady = onReady
   }
 
   /// Runs until the group shuts down gracefully or the task is cancelled.
   public func run() async throws {
     // Subscribe and trap before the loop starts, so that nothing between here and readiness is lost.
-    let (store, logger, onReady) = (self.store, self.logger, self.onReady)
+    let (store, logger, onReady, systemd) = (self.store, self.logger, self.onReady, self.systemd)
     let events = logger.map { _ in store.events }
     let requests = await reloadRequests?(logger)
     await cancelWhenGracefulShutdown {
@@ -77,9 +84,9 @@ public struct SettingsStoreService: Service {
           onReady()
         }
         if let requests {
-          await store.run(reloadRequests: requests, onReady: ready)
+          await store.run(reloadRequests: requests, notifying: systemd, onReady: ready)
         } else {
-          await store.run(onReady: ready)
+          await store.run(notifying: systemd, onReady: ready)
         }
         group.cancelAll()
       }
