@@ -1,25 +1,13 @@
 import Glibc
+import Synchronization
 
 /// Row 5: one process run of the release `config-dump --root Samples/demo --app demo --show-origin`:
 /// wall time (posix_spawn → wait4) and peak RSS (wait4's ru_maxrss), medians of several runs, measured by
 /// rss-launcher.
 func configDumpRows(_ options: Options) -> [Row] {
   let root = repositoryRoot()
-  let binary: String
-  if let given = options.configDump {
-    binary = given
-  } else {
-    printError("config-dump: swift build -c release --product config-dump (root package)")
-    let build = spawnAndWait(
-      "swift", ["build", "-c", "release", "--package-path", root, "--product", "config-dump"],
-      captureOutput: true)
-    guard build.status == 0 else {
-      printError("building config-dump failed:\n\(build.output)")
-      return [
-        Row(name: "5. config-dump", ours: "build failed", theirs: "—", ratio: "—", target: "—", met: "—")
-      ]
-    }
-    binary = "\(root)/.build/release/config-dump"
+  guard let binary = releaseConfigDump(options) else {
+    return [Row(name: "5. config-dump", ours: "build failed", theirs: "—", ratio: "—", target: "—", met: "—")]
   }
   let arguments = ["--root", "\(root)/Samples/demo", "--app", "demo", "--show-origin"]
   let check = spawnAndWait(binary, arguments, captureOutput: true)
@@ -85,3 +73,25 @@ func siblingExecutable(_ name: String) -> String {
   let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) + "/" + name
 }
+
+/// The config-dump binary to measure: `--config-dump PATH`, else the root package's release product,
+/// built once per run; `nil` when the build fails.
+func releaseConfigDump(_ options: Options) -> String? {
+  if let given = options.configDump { return given }
+  if let built = builtConfigDump.withLock({ $0 }) { return built }
+  let root = repositoryRoot()
+  printError("config-dump: swift build -c release --product config-dump (root package)")
+  let build = spawnAndWait(
+    "swift", ["build", "-c", "release", "--package-path", root, "--product", "config-dump"],
+    captureOutput: true)
+  guard build.status == 0 else {
+    printError("building config-dump failed:\n\(build.output)")
+    return nil
+  }
+  let binary = "\(root)/.build/release/config-dump"
+  builtConfigDump.withLock { $0 = binary }
+  return binary
+}
+
+/// The release config-dump once built.
+private let builtConfigDump = Mutex<String?>(nil)
