@@ -1,0 +1,148 @@
+import Strata
+import StrataEtcd
+import Testing
+
+extension EtcdTests {
+  @Test func unreachableAtStartRunsOnTheOtherLayersReportsAndRetriesUntilEtcdAnswers() async throws {
+    let server = try EtcdServerProcess()  // not started yet: nothing listens on its port
+    defer { server.shutdown() }
+    let prefix = etcdTestPrefix("unreachable")
+    let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)
+    let defaults = StaticLayer(
+      scope: .defaults,
+      root: SettingValue(
+        .table(
+          SettingTable([
+            (
+              "server",
+              SettingValue(
+                .table(SettingTable([("port", SettingValue(.integer(1), origin: .codeDefault))])),
+                origin: .codeDefault)
+            )
+          ])),
+        origin: .codeDefault))
+    let running = EtcdRunningStore(SettingsStore(layers: [defaults, layer]))
+    defer { running.cancel() }
+    let settings = EtcdServerSettings(store: running.store, section: "server")
+
+    let began = ContinuousClock.now
+    #expect(await running.waitUntilReady())
+    let readyAfter = ContinuousClock.now - began
+    #expect(settings.port == 1)
+    #expect(await etcdEventually { running.failures.contains { $0.path == "etcd:\(prefix)" } })
+    let error = try #require(running.failures.first { $0.path == "etcd:\(prefix)" })
+    #expect(error.code == .unreadable)
+    #expect(error.message.contains(server.endpoint))
+    #expect(running.store.diagnostics.contains { $0.severity == .error && $0.error.path == "etcd:\(prefix)" })
+    print(
+      "etcd unreachable at start: the store was ready in \(readyAfter) on its other layers; failed: \(error)")
+
+    // etcd starts; the retries find it; its value arrives and the error clears.
+    try await server.start()
+    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let started = ContinuousClock.now
+    try await etcd.put(prefix + "server/port", "8080")
+    #expect(await etcdEventually { settings.port == 8080 })
+    let recoveredAfter = ContinuousClock.now - started
+    #expect(await etcdEventually { running.recoveries.contains { $0.path == "etcd:\(prefix)" } })
+    #expect(!running.store.diagnostics.contains { $0.severity == .error })
+    // Retries with the same failure are one failed event, not one per attempt.
+    #expect(running.failures.filter { $0.path == "etcd:\(prefix)" }.count == 1)
+    print("etcd came up: its value reached the typed setting \(recoveredAfter) after the put")
+    await running.stop()
+  }
+
+  @Test func etcdStopsAndComesBackTheLastGoodStaysAndTheWatchResumesMissingNothing() async throws {
+    let server = try EtcdServerProcess()
+    defer { server.shutdown() }
+    try await server.start()
+    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let prefix = etcdTestPrefix("restart")
+    try await etcd.put(prefix + "server/port", "8080")
+    try await etcd.put(prefix + "server/host", "a.example")
+    try await etcd.put(prefix + "old", "to be deleted")
+    let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)
+    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    defer { running.cancel() }
+    let settings = EtcdServerSettings(store: running.store, section: "server")
+    #expect(await running.waitUntilReady())
+    #expect(settings.port == 8080)
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+    let seen = layer.watchRevision
+
+    // etcd stops: the values stay, a failed event says so.
+    let stopped = ContinuousClock.now
+    server.stop()
+    #expect(await etcdEventually { running.failures.contains { $0.path == "etcd:\(prefix)" } })
+    let reportedAfter = ContinuousClock.now - stopped
+    #expect(settings.port == 8080 && settings.host == "a.example")
+    #expect(running.text("old") == "to be deleted")
+
+    // etcd comes back; changes made at once (most likely before the watch reconnects) all arrive.
+    try await server.start()
+    let restarted = ContinuousClock.now
+    try await etcd.put(prefix + "server/port", "9090")
+    try await etcd.delete(prefix + "old")
+    try await etcd.put(prefix + "new", "added")
+    #expect(
+      await etcdEventually {
+        settings.port == 9090 && running.text("old") == nil && running.text("new") == "added"
+      })
+    let caughtUpAfter = ContinuousClock.now - restarted
+    #expect(await etcdEventually { running.recoveries.contains { $0.path == "etcd:\(prefix)" } })
+    #expect(settings.host == "a.example")
+
+    // The watch resumed from the revision after the last one it saw, and still follows changes.
+    #expect(await etcdEventually { layer.watchStatus.connections >= 2 && layer.watchStatus.isConnected })
+    let status = layer.watchStatus
+    #expect(status.startRevisions.count >= 2)
+    #expect(status.startRevisions[1] == seen + 1, "\(status.startRevisions), last seen \(seen)")
+    try await etcd.put(prefix + "server/host", "b.example")
+    #expect(await etcdEventually { settings.host == "b.example" })
+    print(
+      "etcd stopped: failed event after \(reportedAfter); back: caught up \(caughtUpAfter) after the restart; "
+        + "watch starts \(status.startRevisions) (last seen before the stop: \(seen))")
+    await running.stop()
+  }
+
+  @Test func aCompactedWatchRevisionRereadsThePrefixAndPublishesOnlyWhatDiffers() async throws {
+    let server = try EtcdServerProcess()
+    defer { server.shutdown() }
+    try await server.start()
+    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let prefix = etcdTestPrefix("compaction")
+    try await etcd.put(prefix + "a", "1")
+    try await etcd.put(prefix + "b", "2")
+    try await etcd.put(prefix + "c", "3")
+    let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)
+    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    defer { running.cancel() }
+    #expect(await running.waitUntilReady())
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+    let seen = layer.watchRevision
+
+    // The run loop stops (its watch with it); meanwhile keys change and the history is compacted.
+    await running.stop()
+    try await etcd.put(prefix + "a", "10")
+    try await etcd.delete(prefix + "b")
+    let last = try await etcd.put(prefix + "d", "4")
+    try await etcd.compact(to: last)
+
+    // Running again, the watch resumes from seen + 1, which is gone: the layer reads the prefix again.
+    let reloadsBefore = running.reloads.count
+    running.start()
+    #expect(await running.waitUntilReady())
+    #expect(await etcdEventually { layer.watchStatus.compactions == 1 && layer.watchStatus.isConnected })
+    #expect(layer.watchStatus.startRevisions.contains(seen + 1))
+    #expect(
+      running.text("a") == "10" && running.text("b") == nil && running.text("c") == "3"
+        && running.text("d") == "4")
+    let changed = Set(running.reloads.dropFirst(reloadsBefore).flatMap { $0 })
+    #expect(changed == ["a", "b", "d"])
+
+    // The new watch follows changes.
+    try await etcd.put(prefix + "c", "30")
+    #expect(await etcdEventually { running.text("c") == "30" })
+    await running.stop()
+  }
+}
