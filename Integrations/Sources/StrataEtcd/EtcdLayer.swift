@@ -1,4 +1,6 @@
 import AsyncHTTPClient
+import Glibc
+import NIOCore
 import Strata
 
 /// A layer read from etcd v3: every key below a prefix, as a tree, followed live by etcd's watch.
@@ -76,12 +78,14 @@ public struct EtcdLayer: Layer {
     state.contents
   }
 
-  /// Reads the prefix from etcd. When etcd cannot be reached, the last good contents, with an error
+  /// Reads the prefix from etcd; when the layer's watch keeps its keys current and has signalled a
+  /// change, builds them without asking etcd. When etcd cannot be reached, the last good contents, with an error
   /// naming the endpoint; a store that listens to ``changes(_:)`` is asked to fetch again later.
   public func fetch(_ context: LoadContext) async -> LayerContents {
+    if let current = state.contentsFromWatch(options: context.options) { return current }
     do {
-      let (_, entries) = try await connection.range(prefix: Array(prefix.utf8))
-      return state.read(entries, options: context.options)
+      let (revision, entries) = try await connection.range(prefix: Array(prefix.utf8))
+      return state.read(entries, revision: revision, options: context.options)
     } catch {
       if Task.isCancelled { return state.contents }
       let message =
@@ -110,11 +114,14 @@ public struct EtcdLayer: Layer {
   /// What the layer's watch has done so far (for tests).
   package var watchStatus: EtcdWatchStatus { state.watchStatus }
 
-  /// The revision the layer's watch has seen up to (0: none yet).
-  package var watchRevision: Int { state.watchRevision }
+  /// The revision the layer's keys reflect (0: none read yet).
+  package var revision: Int { state.revision }
 
   /// A short description of a failed request.
   static func describe(_ error: any Error) -> String {
+    if let error = error as? IOError, let reason = strerror(error.errnoCode) {
+      return String(cString: reason)
+    }
     let text = "\(error)"
     return text.count > 300 ? String(text.prefix(300)) + "…" : text
   }

@@ -1,22 +1,49 @@
 import Strata
 import Synchronization
 
-/// What an etcd source remembers between loads, shared by every copy of the layer: the tree of its
-/// last read, the last good contents, the outage (if any), the watch's revision, and the store's
-/// signal stream (to ask for another fetch after a failed one).
+/// What an etcd source knows, shared by every copy of the layer: the keys below the prefix as of a
+/// revision (from a range read, then kept current by the watch's events), the tree built from them,
+/// the last good contents, an outage, and the store's signal stream.
+///
+/// The keys are current when a watch is open that delivers every event after their revision: then a
+/// fetch that answers the watch's signal builds the tree from them without asking etcd. Otherwise
+/// (no watch, a watch opened from a later revision, a compaction) a fetch reads the prefix again.
 final class EtcdSourceState: Sendable {
   private struct Values: Sendable {
     var tree: EtcdTree
+    /// The keys below the prefix, by key, as of `revision` (0: never read).
+    var entries: [[UInt8]: EtcdConnection.Entry] = [:]
+    var revision = 0
+    /// The revision after which the open watch delivers every event (`nil`: no watch is open).
+    var watchCovers: Int?
+    /// Whether the next watch may resume from `revision + 1` (`false` after a compaction).
+    var resumable = true
+    /// Whether the watch signalled a change that no fetch has answered yet.
+    var signalPending = false
     var contents = LayerContents()
     var lastDocuments: [Document] = []
     var valueDiagnostics: [Diagnostic] = []
-    var outage: Diagnostic?
     var failures = 0
-    var watchRevision = 0
     var watchStatus = EtcdWatchStatus()
     var signal: (id: Int, continuation: AsyncStream<LayerChange>.Continuation)?
     var nextSignalID = 0
     var retry: Task<Void, Never>?
+
+    /// Whether `entries` are current: a watch is open that delivers everything after `revision`.
+    var isCurrent: Bool { watchCovers.map { $0 <= revision && revision > 0 } ?? false }
+
+    /// Builds the contents from `entries`; clears any outage.
+    mutating func rebuild(options: ParseOptions, documentPath: String) -> LayerContents {
+      let ordered = entries.values.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+      let (root, diagnostics) = tree.build(ordered, options: options)
+      lastDocuments = [Document(path: documentPath, root: root)]
+      valueDiagnostics = diagnostics
+      failures = 0
+      retry?.cancel()
+      retry = nil
+      contents = LayerContents(documents: lastDocuments, diagnostics: diagnostics)
+      return contents
+    }
   }
 
   private let values: Mutex<Values>
@@ -31,18 +58,26 @@ final class EtcdSourceState: Sendable {
   /// The last contents: the last good document, with the current problems.
   var contents: LayerContents { values.withLock { $0.contents } }
 
-  /// Takes a successful range read: builds the tree, clears any outage.
-  func read(_ entries: [EtcdConnection.Entry], options: ParseOptions) -> LayerContents {
+  /// The contents built from the keys the watch keeps current, when it does and has signalled a
+  /// change since the last fetch; `nil` when a fetch must read the prefix.
+  func contentsFromWatch(options: ParseOptions) -> LayerContents? {
     values.withLock { state in
-      let (root, diagnostics) = state.tree.build(entries, options: options)
-      state.lastDocuments = [Document(path: documentPath, root: root)]
-      state.valueDiagnostics = diagnostics
-      state.outage = nil
-      state.failures = 0
-      state.retry?.cancel()
-      state.retry = nil
-      state.contents = LayerContents(documents: state.lastDocuments, diagnostics: diagnostics)
-      return state.contents
+      guard state.isCurrent && state.signalPending else { return nil }
+      state.signalPending = false
+      return state.rebuild(options: options, documentPath: documentPath)
+    }
+  }
+
+  /// Takes a range read made at `revision`: the keys replace the known ones unless the watch has
+  /// already brought newer ones.
+  func read(_ entries: [EtcdConnection.Entry], revision: Int, options: ParseOptions) -> LayerContents {
+    values.withLock { state in
+      if revision >= state.revision {
+        state.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        state.revision = revision
+      }
+      state.signalPending = false
+      return state.rebuild(options: options, documentPath: documentPath)
     }
   }
 
@@ -50,10 +85,9 @@ final class EtcdSourceState: Sendable {
   /// listens, it is asked to fetch again after the retry policy's delay.
   func failed(_ error: StrataError, retry policy: EtcdRetry) -> LayerContents {
     values.withLock { state in
-      state.outage = Diagnostic(.error, error)
       state.failures += 1
       state.contents = LayerContents(
-        documents: state.lastDocuments, diagnostics: state.valueDiagnostics + [state.outage!])
+        documents: state.lastDocuments, diagnostics: state.valueDiagnostics + [Diagnostic(.error, error)])
       if let continuation = state.signal?.continuation {
         let delay = policy.delay(afterFailures: state.failures)
         state.retry?.cancel()
@@ -66,26 +100,78 @@ final class EtcdSourceState: Sendable {
     }
   }
 
-  /// The revision the watch has seen up to (0: none).
-  var watchRevision: Int {
-    get { values.withLock { $0.watchRevision } }
-    set { values.withLock { $0.watchRevision = newValue } }
+  /// The revision a new watch starts from: the one after the keys' revision (`nil`: from now, when
+  /// nothing was read or the history was compacted).
+  func watchStart() -> Int? {
+    values.withLock { $0.resumable && $0.revision > 0 ? $0.revision + 1 : nil }
+  }
+
+  /// A watch was created: from `start`, or from now when the server's revision was `current`.
+  func watchCreated(start: Int?, current: Int) {
+    values.withLock { state in
+      state.watchCovers = start.map { $0 - 1 } ?? current
+      state.resumable = true
+      state.signalPending = true
+      state.watchStatus.isConnected = true
+      state.watchStatus.connections += 1
+      state.watchStatus.startRevisions.append(start)
+    }
+  }
+
+  /// Applies one batch of a watch's events (puts and deletes at `revision`s after the keys'); when the
+  /// keys are not current (the watch began after them), the next fetch reads the prefix instead.
+  func apply(_ events: [EtcdWire.Event]) throws {
+    try values.withLock { state in
+      state.signalPending = true
+      guard state.isCurrent else { return }
+      let base = state.revision
+      for event in events {
+        guard let kv = event.kv, let key = EtcdWire.bytes(base64: kv.key) else { continue }
+        let revision = kv.mod_revision?.value ?? 0
+        guard revision > base else { continue }
+        if event.type == "DELETE" {
+          state.entries[key] = nil
+        } else {
+          guard let value = EtcdWire.bytes(base64: kv.value) else {
+            throw EtcdConnection.Failure(description: "the server sent a value that is not base64")
+          }
+          state.entries[key] = EtcdConnection.Entry(key: key, value: value, modRevision: revision)
+        }
+        state.revision = max(state.revision, revision)
+      }
+    }
+  }
+
+  /// A progress notice: the watch has sent every event up to `revision`.
+  func progressed(to revision: Int) {
+    values.withLock { state in
+      if state.isCurrent { state.revision = max(state.revision, revision) }
+    }
+  }
+
+  /// The watch's start revision was compacted away: the next watch starts from now, and the next
+  /// fetch reads the prefix.
+  func compacted() {
+    values.withLock { state in
+      state.watchCovers = nil
+      state.resumable = false
+      state.watchStatus.compactions += 1
+    }
+  }
+
+  /// The watch ended.
+  func watchEnded() {
+    values.withLock { state in
+      state.watchCovers = nil
+      state.watchStatus.isConnected = false
+    }
   }
 
   /// What the watch has done so far.
-  var watchStatus: EtcdWatchStatus {
-    values.withLock { $0.watchStatus }
-  }
+  var watchStatus: EtcdWatchStatus { values.withLock { $0.watchStatus } }
 
-  /// Records a change of the watch's status.
-  func updateWatchStatus(_ body: (inout EtcdWatchStatus) -> Void) {
-    values.withLock { body(&$0.watchStatus) }
-  }
-
-  /// Raises the watch's revision to `revision`, if it is higher.
-  func sawRevision(_ revision: Int) {
-    values.withLock { $0.watchRevision = max($0.watchRevision, revision) }
-  }
+  /// The revision the known keys reflect (0: none read).
+  var revision: Int { values.withLock { $0.revision } }
 
   /// Remembers the stream a store listens to; returns an id for ``detach(_:)``.
   func attach(_ continuation: AsyncStream<LayerChange>.Continuation) -> Int {

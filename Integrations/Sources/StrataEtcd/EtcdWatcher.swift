@@ -1,10 +1,9 @@
-import FoundationEssentials
 import Strata
 
-/// Follows etcd's watch of a prefix and turns what it hears into change signals: one after each
-/// (re)connection, one per batch of events, one when the watch is lost. It resumes from the last
-/// revision it saw; when that revision was compacted away it starts again from now, and the signal
-/// makes the store read the whole prefix again.
+/// Follows etcd's watch of a prefix: applies its events to the source's keys and signals the store,
+/// once after each (re)connection, once per batch of events, and once when the watch is lost. It
+/// resumes from the revision after the keys'; when that revision was compacted away it starts again
+/// from now, and the next fetch reads the whole prefix.
 struct EtcdWatcher: Sendable {
   let connection: EtcdConnection
   let prefix: [UInt8]
@@ -23,6 +22,7 @@ struct EtcdWatcher: Sendable {
           failures = 0
         })
       } catch {}
+      state.watchEnded()
       if Task.isCancelled { return }
       if connected {
         // The watch was lost (or cancelled by a compaction): the store's fetch says which.
@@ -36,10 +36,8 @@ struct EtcdWatcher: Sendable {
 
   /// Opens one watch and reads it until it ends or fails.
   private func follow(onCreated: () -> Void) async throws {
-    let seen = state.watchRevision
-    let start = seen > 0 ? seen + 1 : nil
+    let start = state.watchStart()
     let body = try await connection.watch(prefix: prefix, startRevision: start)
-    defer { state.updateWatchStatus { $0.isConnected = false } }
     var pending: [UInt8] = []
     for try await buffer in body {
       pending += buffer.readableBytesView
@@ -60,29 +58,21 @@ struct EtcdWatcher: Sendable {
       throw EtcdConnection.Failure(description: message.error?.message ?? "the watch failed")
     }
     if let compacted = result.compact_revision?.value, compacted > 0 {
-      // The revision to resume from is gone: start again from now; the signal makes the store read
-      // the prefix again.
-      state.watchRevision = 0
-      state.updateWatchStatus { $0.compactions += 1 }
+      state.compacted()
       return false
     }
     if result.canceled == true { return false }
     if result.created == true {
-      if start == nil, let revision = result.header?.revision?.value { state.sawRevision(revision) }
-      state.updateWatchStatus {
-        $0.isConnected = true
-        $0.connections += 1
-        $0.startRevisions.append(start)
-      }
+      state.watchCreated(start: start, current: result.header?.revision?.value ?? 0)
       onCreated()
       signal.yield(.changed)
       return true
     }
     if let events = result.events, !events.isEmpty {
-      for event in events { state.sawRevision(event.kv?.mod_revision?.value ?? 0) }
+      try state.apply(events)
       signal.yield(.changed)
     } else if let revision = result.header?.revision?.value {
-      state.sawRevision(revision)  // a progress notice: nothing changed below the prefix up to here
+      state.progressed(to: revision)
     }
     return true
   }

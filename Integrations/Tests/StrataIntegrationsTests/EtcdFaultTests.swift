@@ -68,7 +68,7 @@ extension EtcdTests {
     #expect(await running.waitUntilReady())
     #expect(settings.port == 8080)
     #expect(await etcdEventually { layer.watchStatus.isConnected })
-    let seen = layer.watchRevision
+    let seen = layer.revision
 
     // etcd stops: the values stay, a failed event says so.
     let stopped = ContinuousClock.now
@@ -92,11 +92,13 @@ extension EtcdTests {
     #expect(await etcdEventually { running.recoveries.contains { $0.path == "etcd:\(prefix)" } })
     #expect(settings.host == "a.example")
 
-    // The watch resumed from the revision after the last one it saw, and still follows changes.
+    // The watch resumed (not from now: from the revision after the keys it knew, which is seen + 1
+    // unless a retried read got there first), and still follows changes.
     #expect(await etcdEventually { layer.watchStatus.connections >= 2 && layer.watchStatus.isConnected })
     let status = layer.watchStatus
     #expect(status.startRevisions.count >= 2)
-    #expect(status.startRevisions[1] == seen + 1, "\(status.startRevisions), last seen \(seen)")
+    #expect(
+      status.startRevisions.dropFirst().allSatisfy { ($0 ?? 0) >= seen + 1 }, "\(status.startRevisions)")
     try await etcd.put(prefix + "server/host", "b.example")
     #expect(await etcdEventually { settings.host == "b.example" })
     print(
@@ -115,34 +117,51 @@ extension EtcdTests {
     try await etcd.put(prefix + "b", "2")
     try await etcd.put(prefix + "c", "3")
     let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    #expect(await running.waitUntilReady())
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-    let seen = layer.watchRevision
+    _ = await layer.fetch(LoadContext())
+    let seen = layer.revision
+    let store = SettingsStore(layers: [layer])  // from the layer's last contents: a, b, c
+    defer { store.shutdown() }
+    let events = EtcdShared<[StoreEvent]>([])
+    let stream = store.events
+    let collecting = Task { for await event in stream { events.update { $0.append(event) } } }
+    defer { collecting.cancel() }
+    #expect(store.snapshot.value(forKey: "c")?.kind == .string("3"))
 
-    // The run loop stops (its watch with it); meanwhile keys change and the history is compacted.
-    await running.stop()
+    // While no watch is open, keys change and the history is compacted past the revision read.
     try await etcd.put(prefix + "a", "10")
     try await etcd.delete(prefix + "b")
     let last = try await etcd.put(prefix + "d", "4")
     try await etcd.compact(to: last)
 
-    // Running again, the watch resumes from seen + 1, which is gone: the layer reads the prefix again.
-    let reloadsBefore = running.reloads.count
-    running.start()
-    #expect(await running.waitUntilReady())
+    // The watch resumes from seen + 1, which is gone: it starts again from now, and the fetch that
+    // answers its signal reads the prefix again.
+    let signals = try #require(layer.changes(LayerWatch(paths: [])))
+    var iterator = signals.makeAsyncIterator()
     #expect(await etcdEventually { layer.watchStatus.compactions == 1 && layer.watchStatus.isConnected })
-    #expect(layer.watchStatus.startRevisions.contains(seen + 1))
-    #expect(
-      running.text("a") == "10" && running.text("b") == nil && running.text("c") == "3"
-        && running.text("d") == "4")
-    let changed = Set(running.reloads.dropFirst(reloadsBefore).flatMap { $0 })
-    #expect(changed == ["a", "b", "d"])
+    #expect(layer.watchStatus.startRevisions == [seen + 1, nil])
+    #expect(await iterator.next() == .changed)
+    let contents = await layer.fetch(LoadContext())
+    let root = try #require(contents.documents.first?.root)
+    #expect(root.value(at: "a")?.kind == .string("10") && root.value(at: "b") == nil)
+    #expect(root.value(at: "c")?.origin == .remote(source: "etcd", key: prefix + "c", revision: seen))
+    #expect(root.value(at: "d")?.kind == .string("4"))
 
-    // The new watch follows changes.
-    try await etcd.put(prefix + "c", "30")
-    #expect(await etcdEventually { running.text("c") == "30" })
-    await running.stop()
+    // The store publishes only what differs: c's value and origin are unchanged.
+    store.reload()
+    #expect(
+      await etcdEventually {
+        events.value.contains { if case .reloaded = $0 { true } else { false } }
+      })
+    let changed = events.value.compactMap { event -> [String]? in
+      if case .reloaded(_, let keys, _) = event { keys } else { nil }
+    }
+    #expect(changed.map { Set($0) } == [["a", "b", "d"]])
+
+    // The new watch follows changes, applying them without reading the prefix.
+    let next = try await etcd.put(prefix + "c", "30")
+    #expect(await etcdEventually { layer.revision >= next })
+    #expect(await iterator.next() == .changed)
+    let followed = await layer.fetch(LoadContext())
+    #expect(followed.documents.first?.root.value(at: "c")?.kind == .string("30"))
   }
 }

@@ -28,12 +28,14 @@ final class EtcdServerProcess: @unchecked Sendable {
   let directory: String
   private var process: Process?
 
-  /// Picks free ports and makes a temporary directory; does not start the server.
-  init() throws {
+  /// Picks free ports and makes a temporary directory (in memory, under `/dev/shm`, when `inMemory`:
+  /// etcd's commits then skip the disk's fsync); does not start the server.
+  init(inMemory: Bool = false) throws {
     clientPort = try Self.freePort()
     peerPort = try Self.freePort()
     endpoint = "http://127.0.0.1:\(clientPort)"
-    var template = Array("/tmp/strata-etcd-XXXXXX".utf8CString)
+    let base = inMemory && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+    var template = Array("\(base)/strata-etcd-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { throw ServerError("mkdtemp failed") }
     directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
