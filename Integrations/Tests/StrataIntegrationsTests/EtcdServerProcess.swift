@@ -7,12 +7,16 @@ import NIOCore
 /// stopped (and reaped) by ``stop()``, started again on the same ports and data by ``start()``, and
 /// removed with its directory by ``shutdown()``.
 final class EtcdServerProcess: @unchecked Sendable {
-  /// The `etcd` binary, or `nil` when it is not installed (the tests that need it are then skipped).
+  /// The `etcd` binary, or `nil` when it is not installed (the tests that need it are then skipped):
+  /// `STRATA_ETCD_BINARY` when set (to check the skip: `STRATA_ETCD_BINARY=/nonexistent`), else the
+  /// first `etcd` on `PATH`.
   static let binary: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    let candidates =
-      path.split(separator: ":").map { "\($0)/etcd" } + ["/usr/bin/etcd", "/usr/local/bin/etcd"]
-    return candidates.first { access($0, X_OK) == 0 }
+    let environment = ProcessInfo.processInfo.environment
+    if let chosen = environment["STRATA_ETCD_BINARY"] { return access(chosen, X_OK) == 0 ? chosen : nil }
+    let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    return (path.split(separator: ":").map { "\($0)/etcd" } + ["/usr/bin/etcd"]).first {
+      access($0, X_OK) == 0
+    }
   }()
 
   /// Whether tests can start etcd.
