@@ -46,6 +46,8 @@ public struct EtcdLayer: Layer {
   ///   - prefix: the key prefix, usually ending with `/` (`/config/myapp/`).
   ///   - scope: where the layer sits in the stack.
   ///   - valueFormat: how each value is read (default: one string each).
+  ///   - isSecret: whether every value is a secret (a prefix of credentials): redacted in dumps, as a
+  ///     Kubernetes Secret volume's files are.
   ///   - client: the HTTP client (default ``sharedClient``). A client with a read timeout makes an
   ///     idle watch reconnect (from its last revision: nothing is missed) each time it passes; one
   ///     that retries connections (AsyncHTTPClient's default) makes a read of an unreachable etcd
@@ -54,7 +56,8 @@ public struct EtcdLayer: Layer {
   ///   - requestTimeout: how long one request may wait for etcd's answer.
   public init(
     endpoint: String = "http://127.0.0.1:2379", prefix: String, scope: Scope = .system,
-    valueFormat: EtcdValueFormat = .string, client: HTTPClient = EtcdLayer.sharedClient,
+    valueFormat: EtcdValueFormat = .string, isSecret: Bool = false,
+    client: HTTPClient = EtcdLayer.sharedClient,
     retry: EtcdRetry = EtcdRetry(),
     requestTimeout: Duration = .seconds(5)
   ) {
@@ -64,7 +67,8 @@ public struct EtcdLayer: Layer {
     self.valueFormat = valueFormat
     self.retry = retry
     self.connection = EtcdConnection(client: client, endpoint: endpoint, requestTimeout: requestTimeout)
-    self.state = EtcdSourceState(tree: EtcdTree(prefix: Array(prefix.utf8), format: valueFormat))
+    self.state = EtcdSourceState(
+      tree: EtcdTree(prefix: Array(prefix.utf8), format: valueFormat), isSecret: isSecret)
   }
 
   /// etcd's client URL, as given.

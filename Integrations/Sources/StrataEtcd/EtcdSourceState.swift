@@ -33,10 +33,12 @@ final class EtcdSourceState: Sendable {
     var isCurrent: Bool { watchCovers.map { $0 <= revision && revision > 0 } ?? false }
 
     /// Builds the contents from `entries`; clears any outage.
-    mutating func rebuild(options: ParseOptions, documentPath: String) -> LayerContents {
+    mutating func rebuild(options: ParseOptions, documentPath: String, isSecret: Bool) -> LayerContents {
       let ordered = entries.values.sorted { $0.key.lexicographicallyPrecedes($1.key) }
       let (root, diagnostics) = tree.build(ordered, options: options)
-      lastDocuments = [Document(path: documentPath, root: root)]
+      var document = Document(path: documentPath, root: root)
+      document.isSecret = isSecret
+      lastDocuments = [document]
       valueDiagnostics = diagnostics
       failures = 0
       retry?.cancel()
@@ -49,10 +51,13 @@ final class EtcdSourceState: Sendable {
   private let values: Mutex<Values>
   /// The document's path: `etcd:/config/myapp/`.
   let documentPath: String
+  /// Whether every value is a secret.
+  let isSecret: Bool
 
-  init(tree: EtcdTree) {
+  init(tree: EtcdTree, isSecret: Bool) {
     values = Mutex(Values(tree: tree))
     documentPath = "etcd:" + tree.label
+    self.isSecret = isSecret
   }
 
   /// The last contents: the last good document, with the current problems.
@@ -64,7 +69,7 @@ final class EtcdSourceState: Sendable {
     values.withLock { state in
       guard state.isCurrent && state.signalPending else { return nil }
       state.signalPending = false
-      return state.rebuild(options: options, documentPath: documentPath)
+      return state.rebuild(options: options, documentPath: documentPath, isSecret: isSecret)
     }
   }
 
@@ -77,7 +82,7 @@ final class EtcdSourceState: Sendable {
         state.revision = revision
       }
       state.signalPending = false
-      return state.rebuild(options: options, documentPath: documentPath)
+      return state.rebuild(options: options, documentPath: documentPath, isSecret: isSecret)
     }
   }
 

@@ -72,6 +72,18 @@ extension EtcdTests {
     let errors = contents.diagnostics.filter { $0.severity == .error }
     #expect(errors.count == 1)
     #expect(errors.first?.error.path == "etcd:\(prefix)sneaky")
+    #expect(contents.documents.first?.isSecret == false)
+
+    // A prefix of credentials: every value is a secret, redacted in dumps.
+    try await etcd.put(prefix + "db/password", #""hunter2""#)
+    let secrets = EtcdLayer(
+      endpoint: server.endpoint, prefix: prefix + "db/", valueFormat: .json, isSecret: true)
+    let secret = await secrets.fetch(LoadContext())
+    #expect(secret.documents.first?.isSecret == true)
+    #expect(secret.documents.first?.root.value(at: "password")?.kind == .string("hunter2"))
+    let store = SettingsStore(layers: [secrets])  // loads the layer's last contents
+    defer { store.shutdown() }
+    #expect(store.snapshot.secretKeys.contains("password"))
   }
 
   @Test func conformsToTheLayerKitAgainstARealServer() async throws {
