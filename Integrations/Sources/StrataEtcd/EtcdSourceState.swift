@@ -73,11 +73,12 @@ final class EtcdSourceState: Sendable {
     }
   }
 
-  /// Takes a range read made at `revision`: the keys replace the known ones unless the watch has
-  /// already brought newer ones.
+  /// Takes a range read made at `revision`: the keys replace the known ones, unless a watch keeps
+  /// them current and has already brought newer ones. With no watch open, a read is the truth even
+  /// at an older revision (a server whose history was lost: a new cluster).
   func read(_ entries: [EtcdConnection.Entry], revision: Int, options: ParseOptions) -> LayerContents {
     values.withLock { state in
-      if revision >= state.revision {
+      if revision >= state.revision || state.watchCovers == nil {
         state.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         state.revision = revision
       }
@@ -111,15 +112,24 @@ final class EtcdSourceState: Sendable {
     values.withLock { $0.resumable && $0.revision > 0 ? $0.revision + 1 : nil }
   }
 
-  /// A watch was created: from `start`, or from now when the server's revision was `current`.
-  func watchCreated(start: Int?, current: Int) {
+  /// A watch was created: from `start`, or from now, the server's revision being `current`. A watch
+  /// that would start past the server's revision (the server lost its history: a new cluster) is
+  /// refused (`false`): the next starts from now, and the next fetch reads the prefix.
+  func watchCreated(start: Int?, current: Int) -> Bool {
     values.withLock { state in
+      if let start, current > 0, start > current + 1 {
+        state.resumable = false
+        state.revision = 0  // the keys are kept, but no longer as of any revision of this server
+        state.watchStatus.historyLosses += 1
+        return false
+      }
       state.watchCovers = start.map { $0 - 1 } ?? current
       state.resumable = true
       state.signalPending = true
       state.watchStatus.isConnected = true
       state.watchStatus.connections += 1
       state.watchStatus.startRevisions.append(start)
+      return true
     }
   }
 
@@ -206,6 +216,8 @@ package struct EtcdWatchStatus: Sendable, Hashable {
   package var connections = 0
   /// How many watches the server cancelled because their start revision was compacted away.
   package var compactions = 0
+  /// How many times the server's revision was behind the keys' (its history was lost).
+  package var historyLosses = 0
   /// The revision each watch started from (`nil`: from now), in order.
   package var startRevisions: [Int?] = []
 }

@@ -63,7 +63,10 @@ struct EtcdWatcher: Sendable {
     }
     if result.canceled == true { return false }
     if result.created == true {
-      state.watchCreated(start: start, current: result.header?.revision?.value ?? 0)
+      guard state.watchCreated(start: start, current: result.header?.revision?.value ?? 0) else {
+        onCreated()  // the server answered: start again at once, from now
+        return false
+      }
       onCreated()
       signal.yield(.changed)
       return true

@@ -107,6 +107,39 @@ extension EtcdTests {
     await running.stop()
   }
 
+  @Test func aServerThatLostItsHistoryIsReadAgainFromScratch() async throws {
+    let server = try EtcdServerProcess()
+    defer { server.shutdown() }
+    try await server.start()
+    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let prefix = etcdTestPrefix("history")
+    for value in 1...20 { try await etcd.put(prefix + "filler", String(value)) }  // a revision well past 1
+    try await etcd.put(prefix + "server/port", "8080")
+    let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)
+    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    defer { running.cancel() }
+    let settings = EtcdServerSettings(store: running.store, section: "server")
+    #expect(await running.waitUntilReady())
+    #expect(settings.port == 8080)
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+
+    // The server comes back empty (a new cluster on the same address), and gets new values.
+    server.stop()
+    #expect(await etcdEventually { running.failures.contains { $0.path == "etcd:\(prefix)" } })
+    try server.wipeData()
+    try await server.start()
+    try await etcd.put(prefix + "server/port", "9090")
+    #expect(await etcdEventually { settings.port == 9090 && running.text("filler") == nil })
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+    try await etcd.put(prefix + "server/port", "9191")
+    #expect(await etcdEventually { settings.port == 9191 })
+    let status = layer.watchStatus
+    print(
+      "etcd lost its history: watch starts \(status.startRevisions), refused as past the server's revision "
+        + "\(status.historyLosses) time(s) (0: a retried read found the new cluster first)")
+    await running.stop()
+  }
+
   @Test func aCompactedWatchRevisionRereadsThePrefixAndPublishesOnlyWhatDiffers() async throws {
     let server = try EtcdServerProcess()
     defer { server.shutdown() }

@@ -95,6 +95,12 @@ final class EtcdServerProcess: @unchecked Sendable {
     process.waitUntilExit()
   }
 
+  /// Removes the server's data (it must be stopped): the next start is a new, empty cluster.
+  func wipeData() throws {
+    guard process == nil else { throw ServerError("stop the server before wiping its data") }
+    try FileManager.default.removeItem(atPath: directory + "/data")
+  }
+
   /// Stops the server and removes its directory.
   func shutdown() {
     stop()
