@@ -44,9 +44,18 @@ package struct EtcdConnection: Sendable {
     return (response.header?.revision?.value ?? 0, entries)
   }
 
+  /// Asks etcd how many keys start with `prefix` (a small linearizable read): throws when etcd does
+  /// not answer within the request timeout.
+  func check(prefix: [UInt8]) async throws {
+    let body = EtcdWire.CountRequest(
+      key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)),
+      count_only: true)
+    _ = try await post("/v3/kv/range", body)
+  }
+
   /// Opens a watch of every key that starts with `prefix`, from `startRevision` (`nil`: from now), and
   /// returns its stream of messages, one JSON object a line.
-  func watch(prefix: [UInt8], startRevision: Int?) async throws -> HTTPClientResponse.Body {
+  func watch(prefix: [UInt8], startRevision: Int?) async throws -> HTTPClientResponseBody {
     let body = EtcdWire.WatchRequest(
       create_request: .init(
         key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)),
@@ -132,3 +141,6 @@ package struct EtcdConnection: Sendable {
     return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
   }
 }
+
+/// The body of a streamed answer (a watch's messages).
+typealias HTTPClientResponseBody = HTTPClientResponse.Body

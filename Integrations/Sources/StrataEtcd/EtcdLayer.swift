@@ -37,6 +37,8 @@ public struct EtcdLayer: Layer {
   public let valueFormat: EtcdValueFormat
   /// How long the layer waits between attempts to reach etcd.
   public let retry: EtcdRetry
+  /// How often, while the watch is open, the layer checks that etcd still answers.
+  public let checkInterval: Duration
   let connection: EtcdConnection
   let state: EtcdSourceState
 
@@ -54,18 +56,22 @@ public struct EtcdLayer: Layer {
   ///     wait for `requestTimeout`.
   ///   - retry: the delays between attempts to reach etcd.
   ///   - requestTimeout: how long one request may wait for etcd's answer.
+  ///   - checkInterval: how often, while the watch is open, a small read checks that etcd still
+  ///     answers (a partition or a frozen server leaves the watch's connection open and silent): one
+  ///     that does not answer within `requestTimeout` counts as lost, with a `failed` event.
   public init(
     endpoint: String = "http://127.0.0.1:2379", prefix: String, scope: Scope = .system,
     valueFormat: EtcdValueFormat = .string, isSecret: Bool = false,
     client: HTTPClient = EtcdLayer.sharedClient,
     retry: EtcdRetry = EtcdRetry(),
-    requestTimeout: Duration = .seconds(5)
+    requestTimeout: Duration = .seconds(5), checkInterval: Duration = .seconds(30)
   ) {
     self.scope = scope
     self.prefix = prefix
     self.name = "etcd:" + prefix
     self.valueFormat = valueFormat
     self.retry = retry
+    self.checkInterval = checkInterval
     self.connection = EtcdConnection(client: client, endpoint: endpoint, requestTimeout: requestTimeout)
     self.state = EtcdSourceState(
       tree: EtcdTree(prefix: Array(prefix.utf8), format: valueFormat), isSecret: isSecret)
@@ -104,7 +110,8 @@ public struct EtcdLayer: Layer {
   public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? {
     let (stream, continuation) = AsyncStream<LayerChange>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let watcher = EtcdWatcher(
-      connection: connection, prefix: Array(prefix.utf8), state: state, retry: retry, signal: continuation)
+      connection: connection, prefix: Array(prefix.utf8), state: state, retry: retry,
+      checkInterval: checkInterval, signal: continuation)
     let task = Task { await watcher.run() }
     let id = state.attach(continuation)
     let state = self.state

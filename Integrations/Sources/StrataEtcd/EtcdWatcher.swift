@@ -1,30 +1,32 @@
 import Strata
+import Synchronization
 
 /// Follows etcd's watch of a prefix: applies its events to the source's keys and signals the store,
 /// once after each (re)connection, once per batch of events, and once when the watch is lost. It
 /// resumes from the revision after the keys'; when that revision was compacted away it starts again
-/// from now, and the next fetch reads the whole prefix.
+/// from now, and the next fetch reads the whole prefix. While the watch is open, a small read every
+/// `checkInterval` makes sure etcd still answers: a server that stopped answering without closing the
+/// connection (a network partition, a frozen process) counts as lost.
 struct EtcdWatcher: Sendable {
   let connection: EtcdConnection
   let prefix: [UInt8]
   let state: EtcdSourceState
   let retry: EtcdRetry
+  let checkInterval: Duration
   let signal: AsyncStream<LayerChange>.Continuation
 
   /// Watches until the task is cancelled, reconnecting with the retry policy's delays.
   func run() async {
     var failures = 0
     while !Task.isCancelled {
-      var connected = false
+      let connected = Mutex(false)
       do {
-        try await follow(onCreated: {
-          connected = true
-          failures = 0
-        })
+        try await follow(onCreated: { connected.withLock { $0 = true } })
       } catch {}
       state.watchEnded()
       if Task.isCancelled { return }
-      if connected {
+      if connected.withLock({ $0 }) {
+        failures = 0
         // The watch was lost (or cancelled by a compaction): the store's fetch says which.
         signal.yield(.changed)
       } else {
@@ -34,10 +36,26 @@ struct EtcdWatcher: Sendable {
     }
   }
 
-  /// Opens one watch and reads it until it ends or fails.
-  private func follow(onCreated: () -> Void) async throws {
+  /// Opens one watch and reads it until it ends or fails, or etcd stops answering the checks.
+  private func follow(onCreated: @escaping @Sendable () -> Void) async throws {
     let start = state.watchStart()
     let body = try await connection.watch(prefix: prefix, startRevision: start)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await read(body, start: start, onCreated: onCreated) }
+      group.addTask {
+        while true {
+          try await Task.sleep(for: checkInterval)
+          try await connection.check(prefix: prefix)
+        }
+      }
+      // The first to end (the watch, or a failed check) ends both.
+      defer { group.cancelAll() }
+      try await group.next()
+    }
+  }
+
+  /// Reads a watch's messages, one JSON object a line.
+  private func read(_ body: HTTPClientResponseBody, start: Int?, onCreated: () -> Void) async throws {
     var pending: [UInt8] = []
     for try await buffer in body {
       pending += buffer.readableBytesView

@@ -9,6 +9,13 @@ enum EtcdWire {
     var range_end: String
   }
 
+  /// A `/v3/kv/range` request that only counts the keys of `[key, rangeEnd)`.
+  struct CountRequest: Encodable {
+    var key: String
+    var range_end: String
+    var count_only: Bool
+  }
+
   /// A `/v3/watch` request: one watch over `[key, rangeEnd)` from `startRevision` (0: from now).
   struct WatchRequest: Encodable {
     struct Create: Encodable {

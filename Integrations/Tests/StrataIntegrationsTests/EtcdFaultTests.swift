@@ -107,6 +107,42 @@ extension EtcdTests {
     await running.stop()
   }
 
+  @Test func aServerThatStopsAnsweringWithoutClosingIsNoticedByTheWatchCheck() async throws {
+    let server = try EtcdServerProcess()
+    defer { server.shutdown() }
+    try await server.start()
+    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let prefix = etcdTestPrefix("frozen")
+    try await etcd.put(prefix + "server/port", "8080")
+    let layer = EtcdLayer(
+      endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry, requestTimeout: .seconds(1),
+      checkInterval: .milliseconds(200))
+    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    defer { running.cancel() }
+    let settings = EtcdServerSettings(store: running.store, section: "server")
+    #expect(await running.waitUntilReady())
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+
+    // Frozen: the watch's connection stays open and silent; the check notices, the values stay.
+    let frozen = ContinuousClock.now
+    server.freeze()
+    #expect(await etcdEventually { running.failures.contains { $0.path == "etcd:\(prefix)" } })
+    let noticedAfter = ContinuousClock.now - frozen
+    #expect(settings.port == 8080)
+    #expect(!layer.watchStatus.isConnected)
+
+    // Thawed: the watch reconnects and follows changes again.
+    server.thaw()
+    let thawed = ContinuousClock.now
+    try await etcd.put(prefix + "server/port", "9090")
+    #expect(await etcdEventually { settings.port == 9090 })
+    #expect(await etcdEventually { running.recoveries.contains { $0.path == "etcd:\(prefix)" } })
+    print(
+      "etcd frozen (SIGSTOP): noticed after \(noticedAfter); thawed: a put arrived \(ContinuousClock.now - thawed) later"
+    )
+    await running.stop()
+  }
+
   @Test func aServerThatLostItsHistoryIsReadAgainFromScratch() async throws {
     let server = try EtcdServerProcess()
     defer { server.shutdown() }

@@ -82,11 +82,22 @@ final class EtcdServerProcess: @unchecked Sendable {
     throw ServerError("etcd did not answer within \(timeout): \(logTail())")
   }
 
+  /// Freezes the server (SIGSTOP): its connections stay open, and nothing answers.
+  func freeze() {
+    if let process { kill(process.processIdentifier, SIGSTOP) }
+  }
+
+  /// Lets a frozen server go on (SIGCONT).
+  func thaw() {
+    if let process { kill(process.processIdentifier, SIGCONT) }
+  }
+
   /// Stops the server (SIGTERM, then SIGKILL after 10 s) and reaps it; the data stay.
   func stop() {
     guard let process else { return }
     self.process = nil
     if process.isRunning {
+      kill(process.processIdentifier, SIGCONT)  // a frozen server must run to handle SIGTERM
       kill(process.processIdentifier, SIGTERM)
       let deadline = ContinuousClock.now + .seconds(10)
       while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
