@@ -21,8 +21,11 @@ import Strata
 ///   values read from etcd), an error names the endpoint (a `failed` event), and the layer tries again
 ///   with ``EtcdRetry``'s growing delays; when etcd answers, a `recovered` event and the new values.
 /// - The connection drops: the watch resumes from the last revision it saw, so no change is missed.
+/// - etcd stops answering but the connection stays open (a partition, a frozen server): a small read
+///   every `checkInterval` notices, and the watch counts as lost.
 /// - The watch's revision was compacted away: the layer reads the whole prefix again; the store
 ///   publishes only the keys that differ.
+/// - The server lost its history (a new cluster at the same address): the layer reads it from scratch.
 /// - A value that does not parse: left out, reported as an error naming the key
 ///   (`etcd:/config/myapp/limits:1:9: …`); the key's last good value, if it had one, stays.
 public struct EtcdLayer: Layer {
@@ -89,8 +92,9 @@ public struct EtcdLayer: Layer {
   }
 
   /// Reads the prefix from etcd; when the layer's watch keeps its keys current and has signalled a
-  /// change, builds them without asking etcd. When etcd cannot be reached, the last good contents, with an error
-  /// naming the endpoint; a store that listens to ``changes(_:)`` is asked to fetch again later.
+  /// change, builds them without asking etcd. When etcd cannot be reached, the last good contents,
+  /// with an error naming the endpoint; a store that listens to ``changes(_:)`` is asked to fetch
+  /// again later.
   public func fetch(_ context: LoadContext) async -> LayerContents {
     if let current = state.contentsFromWatch(options: context.options) { return current }
     do {
