@@ -71,9 +71,14 @@ extension EtcdTests {
     let seen = layer.revision
 
     // etcd stops: the values stay, a failed event says so.
+    let failuresBefore = running.failures.count
+    let recoveriesBefore = running.recoveries.count
     let stopped = ContinuousClock.now
     server.stop()
-    #expect(await etcdEventually { running.failures.contains { $0.path == "etcd:\(prefix)" } })
+    #expect(
+      await etcdEventually {
+        running.failures.dropFirst(failuresBefore).contains { $0.path == "etcd:\(prefix)" }
+      })
     let reportedAfter = ContinuousClock.now - stopped
     #expect(settings.port == 8080 && settings.host == "a.example")
     #expect(running.text("old") == "to be deleted")
@@ -89,7 +94,11 @@ extension EtcdTests {
         settings.port == 9090 && running.text("old") == nil && running.text("new") == "added"
       })
     let caughtUpAfter = ContinuousClock.now - restarted
-    #expect(await etcdEventually { running.recoveries.contains { $0.path == "etcd:\(prefix)" } })
+    #expect(
+      await etcdEventually {
+        running.recoveries.dropFirst(recoveriesBefore).contains { $0.path == "etcd:\(prefix)" }
+      })
+    #expect(!running.store.diagnostics.contains { $0.severity == .error })
     #expect(settings.host == "a.example")
 
     // The watch resumed (not from now: from the revision after the keys it knew, which is seen + 1
@@ -123,10 +132,17 @@ extension EtcdTests {
     #expect(await running.waitUntilReady())
     #expect(await etcdEventually { layer.watchStatus.isConnected })
 
+    #expect(await etcdEventually { settings.port == 8080 })
+
     // Frozen: the watch's connection stays open and silent; the check notices, the values stay.
+    let failuresBefore = running.failures.count
+    let recoveriesBefore = running.recoveries.count
     let frozen = ContinuousClock.now
     server.freeze()
-    #expect(await etcdEventually { running.failures.contains { $0.path == "etcd:\(prefix)" } })
+    #expect(
+      await etcdEventually {
+        running.failures.dropFirst(failuresBefore).contains { $0.path == "etcd:\(prefix)" }
+      })
     let noticedAfter = ContinuousClock.now - frozen
     #expect(settings.port == 8080)
     #expect(!layer.watchStatus.isConnected)
@@ -136,7 +152,11 @@ extension EtcdTests {
     let thawed = ContinuousClock.now
     try await etcd.put(prefix + "server/port", "9090")
     #expect(await etcdEventually { settings.port == 9090 })
-    #expect(await etcdEventually { running.recoveries.contains { $0.path == "etcd:\(prefix)" } })
+    #expect(
+      await etcdEventually {
+        running.recoveries.dropFirst(recoveriesBefore).contains { $0.path == "etcd:\(prefix)" }
+      })
+    #expect(!running.store.diagnostics.contains { $0.severity == .error })
     print(
       "etcd frozen (SIGSTOP): noticed after \(noticedAfter); thawed: a put arrived \(ContinuousClock.now - thawed) later"
     )
@@ -160,8 +180,12 @@ extension EtcdTests {
     #expect(await etcdEventually { layer.watchStatus.isConnected })
 
     // The server comes back empty (a new cluster on the same address), and gets new values.
+    let failuresBefore = running.failures.count
     server.stop()
-    #expect(await etcdEventually { running.failures.contains { $0.path == "etcd:\(prefix)" } })
+    #expect(
+      await etcdEventually {
+        running.failures.dropFirst(failuresBefore).contains { $0.path == "etcd:\(prefix)" }
+      })
     try server.wipeData()
     try await server.start()
     try await etcd.put(prefix + "server/port", "9090")
