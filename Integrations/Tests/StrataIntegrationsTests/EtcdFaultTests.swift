@@ -53,9 +53,8 @@ extension EtcdTests {
   }
 
   @Test func etcdStopsAndComesBackTheLastGoodStaysAndTheWatchResumesMissingNothing() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("restart")
     try await etcd.put(prefix + "server/port", "8080")
@@ -117,9 +116,8 @@ extension EtcdTests {
   }
 
   @Test func aServerThatStopsAnsweringWithoutClosingIsNoticedByTheWatchCheck() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("frozen")
     try await etcd.put(prefix + "server/port", "8080")
@@ -164,9 +162,8 @@ extension EtcdTests {
   }
 
   @Test func aServerThatLostItsHistoryIsReadAgainFromScratch() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("history")
     for value in 1...20 { try await etcd.put(prefix + "filler", String(value)) }  // a revision well past 1
@@ -201,9 +198,8 @@ extension EtcdTests {
   }
 
   @Test func aCompactedWatchRevisionRereadsThePrefixAndPublishesOnlyWhatDiffers() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("compaction")
     try await etcd.put(prefix + "a", "1")

@@ -14,9 +14,8 @@ extension EtcdTests {
   @Test(arguments: [false, true])
   func putToTypedStreamLatency(inMemory: Bool) async throws {
     let puts = 500
-    let server = try EtcdServerProcess(inMemory: inMemory)
+    let server = try await EtcdServerProcess.started(inMemory: inMemory)
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("latency")
     try await etcd.put(prefix + "bench/x", "0")

@@ -14,9 +14,8 @@ extension EtcdTests {
   static let quickRetry = EtcdRetry(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500))
 
   @Test func readsThePrefixIntoATreeWhoseOriginsNameKeyAndRevision() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("read")
     let portRevision = try await etcd.put(prefix + "server/port", "8080")
@@ -50,9 +49,8 @@ extension EtcdTests {
   }
 
   @Test func jsonValuesBecomeScalarsArraysAndTables() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("json")
     try await etcd.put(prefix + "server", #"{"port": 8443, "tls": {"enabled": true}}"#)
@@ -87,9 +85,8 @@ extension EtcdTests {
   }
 
   @Test func conformsToTheLayerKitAgainstARealServer() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("kit")
     try await etcd.put(prefix + "server", #"{"port": 8080}"#)
@@ -106,9 +103,8 @@ extension EtcdTests {
   }
 
   @Test func aValueThatDoesNotParseIsLeftOutReportedWithItsKeyAndTheLastGoodStays() async throws {
-    let server = try EtcdServerProcess()
+    let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    try await server.start()
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
     let prefix = etcdTestPrefix("bad")
     let badRevision = try await etcd.put(prefix + "server/port", "80a")

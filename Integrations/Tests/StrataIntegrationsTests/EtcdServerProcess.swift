@@ -46,6 +46,23 @@ final class EtcdServerProcess: @unchecked Sendable {
 
   deinit { shutdown() }
 
+  /// A server started on fresh ports, trying again on other ports (up to three times) when one it
+  /// picked was taken before etcd could listen on it.
+  static func started(inMemory: Bool = false) async throws -> EtcdServerProcess {
+    var failure: (any Error)?
+    for _ in 0..<3 {
+      let server = try EtcdServerProcess(inMemory: inMemory)
+      do {
+        try await server.start()
+        return server
+      } catch {
+        server.shutdown()
+        failure = error
+      }
+    }
+    throw failure ?? ServerError("etcd did not start")
+  }
+
   /// Starts the server and waits (up to `timeout`) until it answers a range request.
   func start(timeout: Duration = .seconds(60)) async throws {
     guard process == nil else { return }
