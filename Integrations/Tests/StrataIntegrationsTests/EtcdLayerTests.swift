@@ -141,6 +141,7 @@ extension EtcdTests {
       failure.message.contains("revision \(brokenRevision)")
         && failure.message.contains("last good value is kept"))
     #expect(running.store.generation > generation)
+    print("etcd bad value: \(StoreEvent.failed(failure))")
     #expect(settings.port == 8080)
     #expect(
       settings.$port.origin == .remote(source: "etcd", key: prefix + "server/port", revision: goodRevision))
