@@ -40,7 +40,7 @@ final class EtcdServerProcess: @unchecked Sendable {
     endpoint = "http://127.0.0.1:\(clientPort)"
     let base = inMemory && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
     var template = Array("\(base)/strata-etcd-XXXXXX".utf8CString)
-    guard mkdtemp(&template) != nil else { throw ServerError("mkdtemp failed") }
+    guard mkdtemp(&template) != nil else { throw EtcdServerError("mkdtemp failed") }
     directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
@@ -60,13 +60,13 @@ final class EtcdServerProcess: @unchecked Sendable {
         failure = error
       }
     }
-    throw failure ?? ServerError("etcd did not start")
+    throw failure ?? EtcdServerError("etcd did not start")
   }
 
   /// Starts the server and waits (up to `timeout`) until it answers a range request.
   func start(timeout: Duration = .seconds(60)) async throws {
     guard process == nil else { return }
-    guard let binary = Self.binary else { throw ServerError(Self.absence) }
+    guard let binary = Self.binary else { throw EtcdServerError(Self.absence) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     let peer = "http://127.0.0.1:\(peerPort)"
@@ -78,7 +78,7 @@ final class EtcdServerProcess: @unchecked Sendable {
     ]
     let log = directory + "/etcd.log"
     guard FileManager.default.createFile(atPath: log, contents: nil) else {
-      throw ServerError("cannot create \(log)")
+      throw EtcdServerError("cannot create \(log)")
     }
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     handle.seekToEndOfFile()
@@ -90,13 +90,13 @@ final class EtcdServerProcess: @unchecked Sendable {
     while ContinuousClock.now < deadline {
       if !process.isRunning {
         self.process = nil
-        throw ServerError("etcd exited at start: \(logTail())")
+        throw EtcdServerError("etcd exited at start: \(logTail())")
       }
       if await isReady() { return }
       try await Task.sleep(for: .milliseconds(50))
     }
     stop()
-    throw ServerError("etcd did not answer within \(timeout): \(logTail())")
+    throw EtcdServerError("etcd did not answer within \(timeout): \(logTail())")
   }
 
   /// Freezes the server (SIGSTOP): its connections stay open, and nothing answers.
@@ -125,7 +125,7 @@ final class EtcdServerProcess: @unchecked Sendable {
 
   /// Removes the server's data (it must be stopped): the next start is a new, empty cluster.
   func wipeData() throws {
-    guard process == nil else { throw ServerError("stop the server before wiping its data") }
+    guard process == nil else { throw EtcdServerError("stop the server before wiping its data") }
     try FileManager.default.removeItem(atPath: directory + "/data")
   }
 
@@ -155,7 +155,7 @@ final class EtcdServerProcess: @unchecked Sendable {
   /// A loopback port nobody listens on now (the kernel's pick).
   private static func freePort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw ServerError("socket failed") }
+    guard fd >= 0 else { throw EtcdServerError("socket failed") }
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -167,13 +167,13 @@ final class EtcdServerProcess: @unchecked Sendable {
         bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
       }
     }
-    guard bound else { throw ServerError("bind failed") }
+    guard bound else { throw EtcdServerError("bind failed") }
     return Int(UInt16(bigEndian: address.sin_port))
   }
 }
 
 /// A test-support failure with a message.
-struct ServerError: Error, CustomStringConvertible {
+struct EtcdServerError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
 }
