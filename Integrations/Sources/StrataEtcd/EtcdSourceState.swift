@@ -1,0 +1,223 @@
+import Strata
+import Synchronization
+
+/// What an etcd source knows, shared by every copy of the layer: the keys below the prefix as of a
+/// revision (from a range read, then kept current by the watch's events), the tree built from them,
+/// the last good contents, an outage, and the store's signal stream.
+///
+/// The keys are current when a watch is open that delivers every event after their revision: then a
+/// fetch that answers the watch's signal builds the tree from them without asking etcd. Otherwise
+/// (no watch, a watch opened from a later revision, a compaction) a fetch reads the prefix again.
+final class EtcdSourceState: Sendable {
+  private struct Values: Sendable {
+    var tree: EtcdTree
+    /// The keys below the prefix, by key, as of `revision` (0: never read).
+    var entries: [[UInt8]: EtcdConnection.Entry] = [:]
+    var revision = 0
+    /// The revision after which the open watch delivers every event (`nil`: no watch is open).
+    var watchCovers: Int?
+    /// Whether the next watch may resume from `revision + 1` (`false` after a compaction).
+    var resumable = true
+    /// Whether the watch signalled a change that no fetch has answered yet.
+    var signalPending = false
+    var contents = LayerContents()
+    var lastDocuments: [Document] = []
+    var valueDiagnostics: [Diagnostic] = []
+    var failures = 0
+    var watchStatus = EtcdWatchStatus()
+    var signal: (id: Int, continuation: AsyncStream<LayerChange>.Continuation)?
+    var nextSignalID = 0
+    var retry: Task<Void, Never>?
+
+    /// Whether `entries` are current: a watch is open that delivers everything after `revision`.
+    var isCurrent: Bool { watchCovers.map { $0 <= revision && revision > 0 } ?? false }
+
+    /// Builds the contents from `entries`; clears any outage.
+    mutating func rebuild(options: ParseOptions, documentPath: String, isSecret: Bool) -> LayerContents {
+      let ordered = entries.values.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+      let (root, diagnostics) = tree.build(ordered, options: options)
+      var document = Document(path: documentPath, root: root)
+      document.isSecret = isSecret
+      lastDocuments = [document]
+      valueDiagnostics = diagnostics
+      failures = 0
+      retry?.cancel()
+      retry = nil
+      contents = LayerContents(documents: lastDocuments, diagnostics: diagnostics)
+      return contents
+    }
+  }
+
+  private let values: Mutex<Values>
+  /// The document's path: `etcd:/config/myapp/`.
+  let documentPath: String
+  /// Whether every value is a secret.
+  let isSecret: Bool
+
+  init(tree: EtcdTree, isSecret: Bool) {
+    values = Mutex(Values(tree: tree))
+    documentPath = "etcd:" + tree.label
+    self.isSecret = isSecret
+  }
+
+  /// The last contents: the last good document, with the current problems.
+  var contents: LayerContents { values.withLock { $0.contents } }
+
+  /// The contents built from the keys the watch keeps current, when it does and has signalled a
+  /// change since the last fetch; `nil` when a fetch must read the prefix.
+  func contentsFromWatch(options: ParseOptions) -> LayerContents? {
+    values.withLock { state in
+      guard state.isCurrent && state.signalPending else { return nil }
+      state.signalPending = false
+      return state.rebuild(options: options, documentPath: documentPath, isSecret: isSecret)
+    }
+  }
+
+  /// Takes a range read made at `revision`: the keys replace the known ones, unless a watch keeps
+  /// them current and has already brought newer ones. With no watch open, a read is the truth even
+  /// at an older revision (a server whose history was lost: a new cluster).
+  func read(_ entries: [EtcdConnection.Entry], revision: Int, options: ParseOptions) -> LayerContents {
+    values.withLock { state in
+      if revision >= state.revision || state.watchCovers == nil {
+        state.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        state.revision = revision
+      }
+      state.signalPending = false
+      return state.rebuild(options: options, documentPath: documentPath, isSecret: isSecret)
+    }
+  }
+
+  /// Takes a failed read: the last good document stays, with an error that says why; when a store
+  /// listens, it is asked to fetch again after the retry policy's delay.
+  func failed(_ error: StrataError, retry policy: EtcdRetry) -> LayerContents {
+    values.withLock { state in
+      state.failures += 1
+      state.contents = LayerContents(
+        documents: state.lastDocuments, diagnostics: state.valueDiagnostics + [Diagnostic(.error, error)])
+      if let continuation = state.signal?.continuation {
+        let delay = policy.delay(afterFailures: state.failures)
+        state.retry?.cancel()
+        state.retry = Task {
+          try? await Task.sleep(for: delay)
+          if !Task.isCancelled { continuation.yield(.changed) }
+        }
+      }
+      return state.contents
+    }
+  }
+
+  /// The revision a new watch starts from: the one after the keys' revision (`nil`: from now, when
+  /// nothing was read or the history was compacted).
+  func watchStart() -> Int? {
+    values.withLock { $0.resumable && $0.revision > 0 ? $0.revision + 1 : nil }
+  }
+
+  /// A watch was created: from `start`, or from now, the server's revision being `current`. A watch
+  /// that would start past the server's revision (the server lost its history: a new cluster) is
+  /// refused (`false`): the next starts from now, and the next fetch reads the prefix.
+  func watchCreated(start: Int?, current: Int) -> Bool {
+    values.withLock { state in
+      if let start, current > 0, start > current + 1 {
+        state.resumable = false
+        state.revision = 0  // the keys are kept, but no longer as of any revision of this server
+        state.watchStatus.historyLosses += 1
+        return false
+      }
+      state.watchCovers = start.map { $0 - 1 } ?? current
+      state.resumable = true
+      state.signalPending = true
+      state.watchStatus.isConnected = true
+      state.watchStatus.connections += 1
+      state.watchStatus.startRevisions.append(start)
+      return true
+    }
+  }
+
+  /// Applies one batch of a watch's events (puts and deletes at `revision`s after the keys'); when the
+  /// keys are not current (the watch began after them), the next fetch reads the prefix instead.
+  func apply(_ events: [EtcdWire.Event]) throws {
+    try values.withLock { state in
+      state.signalPending = true
+      guard state.isCurrent else { return }
+      let base = state.revision
+      for event in events {
+        guard let kv = event.kv, let key = EtcdWire.bytes(base64: kv.key) else { continue }
+        let revision = kv.mod_revision?.value ?? 0
+        guard revision > base else { continue }
+        if event.type == "DELETE" {
+          state.entries[key] = nil
+        } else {
+          guard let value = EtcdWire.bytes(base64: kv.value) else {
+            throw EtcdConnection.Failure(description: "the server sent a value that is not base64")
+          }
+          state.entries[key] = EtcdConnection.Entry(key: key, value: value, modRevision: revision)
+        }
+        state.revision = max(state.revision, revision)
+      }
+    }
+  }
+
+  /// A progress notice: the watch has sent every event up to `revision`.
+  func progressed(to revision: Int) {
+    values.withLock { state in
+      if state.isCurrent { state.revision = max(state.revision, revision) }
+    }
+  }
+
+  /// The watch's start revision was compacted away: the next watch starts from now, and the next
+  /// fetch reads the prefix.
+  func compacted() {
+    values.withLock { state in
+      state.watchCovers = nil
+      state.resumable = false
+      state.watchStatus.compactions += 1
+    }
+  }
+
+  /// The watch ended.
+  func watchEnded() {
+    values.withLock { state in
+      state.watchCovers = nil
+      state.watchStatus.isConnected = false
+    }
+  }
+
+  /// What the watch has done so far.
+  var watchStatus: EtcdWatchStatus { values.withLock { $0.watchStatus } }
+
+  /// The revision the known keys reflect (0: none read).
+  var revision: Int { values.withLock { $0.revision } }
+
+  /// Remembers the stream a store listens to; returns an id for ``detach(_:)``.
+  func attach(_ continuation: AsyncStream<LayerChange>.Continuation) -> Int {
+    values.withLock { state in
+      defer { state.nextSignalID += 1 }
+      state.signal = (state.nextSignalID, continuation)
+      return state.nextSignalID
+    }
+  }
+
+  /// Forgets the stream `id`, and any retry it was to get.
+  func detach(_ id: Int) {
+    values.withLock { state in
+      guard state.signal?.id == id else { return }
+      state.signal = nil
+      state.retry?.cancel()
+      state.retry = nil
+    }
+  }
+}
+
+/// What a source's watch has done: for tests and diagnostics.
+package struct EtcdWatchStatus: Sendable, Hashable {
+  /// Whether a watch is open now.
+  package var isConnected = false
+  /// How many watches were opened (created by the server).
+  package var connections = 0
+  /// How many watches the server cancelled because their start revision was compacted away.
+  package var compactions = 0
+  /// How many times the server's revision was behind the keys' (its history was lost).
+  package var historyLosses = 0
+  /// The revision each watch started from (`nil`: from now), in order.
+  package var startRevisions: [Int?] = []
+}

@@ -1,0 +1,159 @@
+import Strata
+
+/// Turns the keys read below a prefix into one tree: `/config/myapp/server/port` becomes
+/// `server.port`, each value parsed by the source's format, every node's origin
+/// `etcd:/config/myapp/server/port@rev N` (N: the revision that last changed the key).
+///
+/// It remembers each key's last parse (a key whose revision is unchanged is not parsed again) and its
+/// last good value: a value that does not parse is reported with the key and left out, and the key's
+/// last good value, if it had one, stays.
+struct EtcdTree {
+  /// A key's last parse.
+  private struct Parsed {
+    var revision: Int
+    var outcome: Result<(value: SettingValue, warnings: [Diagnostic]), StrataError>
+  }
+
+  /// The prefix, as bytes.
+  let prefix: [UInt8]
+  /// How values are read.
+  let format: EtcdValueFormat
+  private var parsed: [String: Parsed] = [:]
+  private var lastGood: [String: SettingValue] = [:]
+
+  init(prefix: [UInt8], format: EtcdValueFormat) {
+    self.prefix = prefix
+    self.format = format
+  }
+
+  /// The tree of `entries` (a whole range read, in key order) and what was wrong with them.
+  mutating func build(_ entries: [EtcdConnection.Entry], options: ParseOptions) -> (
+    root: SettingValue, diagnostics: [Diagnostic]
+  ) {
+    var root = SettingTable()
+    var diagnostics: [Diagnostic] = []
+    var seen: Set<String> = []
+    for entry in entries {
+      guard let key = String(validating: entry.key, as: UTF8.self) else {
+        diagnostics.append(
+          Diagnostic(
+            .warning,
+            StrataError(.invalidUTF8, "a key below the prefix is not valid UTF-8; it is skipped", path: label)
+          ))
+        continue
+      }
+      let names = key.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: "/")).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      guard !names.isEmpty else { continue }
+      seen.insert(key)
+      guard let value = value(of: key, entry: entry, options: options, diagnostics: &diagnostics) else {
+        continue
+      }
+      if !Self.insert(value, at: names[...], into: &root) {
+        diagnostics.append(
+          Diagnostic(
+            .warning,
+            StrataError(
+              .typeMismatch,
+              "'\(SettingKey.join(names))' is both a value and a table of keys below it; the table is used",
+              path: "etcd:" + key)))
+      }
+    }
+    parsed = parsed.filter { seen.contains($0.key) }
+    lastGood = lastGood.filter { seen.contains($0.key) }
+    return (
+      SettingValue(.table(root), origin: .remote(source: "etcd", key: label, revision: nil)), diagnostics
+    )
+  }
+
+  /// The prefix as text, for messages.
+  var label: String { String(decoding: prefix, as: UTF8.self) }
+
+  /// The value of one key: parsed (or its last parse, when its revision is unchanged), else its last
+  /// good value; `nil` when it has none. A parse error is added to `diagnostics`.
+  private mutating func value(
+    of key: String, entry: EtcdConnection.Entry, options: ParseOptions, diagnostics: inout [Diagnostic]
+  ) -> SettingValue? {
+    if parsed[key]?.revision != entry.modRevision {
+      let outcome: Result<(value: SettingValue, warnings: [Diagnostic]), StrataError>
+      do throws(StrataError) {
+        let (value, warnings) = try format.parse(entry.value, path: "etcd:" + key, options: options)
+        let origin = Origin.remote(source: "etcd", key: key, revision: entry.modRevision)
+        outcome = .success((Self.relabel(value, origin), warnings))
+      } catch {
+        outcome = .failure(error)
+      }
+      parsed[key] = Parsed(revision: entry.modRevision, outcome: outcome)
+    }
+    switch parsed[key]!.outcome {
+    case .success(let good):
+      lastGood[key] = good.value
+      diagnostics += good.warnings
+      return good.value
+    case .failure(let error):
+      let kept = lastGood[key]
+      var reported = error
+      reported.message +=
+        " (the value at revision \(entry.modRevision); "
+        + (kept == nil ? "it is left out)" : "the last good value is kept)")
+      diagnostics.append(Diagnostic(.error, reported))
+      return kept
+    }
+  }
+
+  /// `value` with every node's origin set to `origin`.
+  private static func relabel(_ value: SettingValue, _ origin: Origin) -> SettingValue {
+    switch value.kind {
+    case .table(let table):
+      SettingValue(.table(SettingTable(table.map { ($0.key, relabel($0.value, origin)) })), origin: origin)
+    case .array(let elements):
+      SettingValue(.array(elements.map { relabel($0, origin) }), origin: origin)
+    default:
+      SettingValue(value.kind, origin: origin)
+    }
+  }
+
+  /// Puts `value` at the path `names` below `table`, merging tables; `false` when a value and a table
+  /// met at one path (the table is kept).
+  private static func insert(
+    _ value: SettingValue, at names: ArraySlice<String>, into table: inout SettingTable
+  )
+    -> Bool
+  {
+    guard let name = names.first else { return true }
+    let rest = names.dropFirst()
+    let existing = table[name]
+    if rest.isEmpty {
+      guard let existing else {
+        table[name] = value
+        return true
+      }
+      guard var merged = existing.table, let incoming = value.table else {
+        if existing.isTable { return false }
+        table[name] = value
+        return !value.isTable || existing.isTable
+      }
+      var clean = true
+      for (key, child) in incoming { clean = insert(child, at: [key], into: &merged) && clean }
+      table[name] = SettingValue(.table(merged), origin: existing.origin)
+      return clean
+    }
+    var child: SettingTable
+    var clean = true
+    if let existing {
+      if let existingTable = existing.table {
+        child = existingTable
+      } else {
+        child = SettingTable()
+        clean = false
+      }
+    } else {
+      child = SettingTable()
+    }
+    clean = insert(value, at: rest, into: &child) && clean
+    table[name] = SettingValue(
+      .table(child), origin: existing?.isTable == true ? existing!.origin : value.origin)
+    return clean
+  }
+}

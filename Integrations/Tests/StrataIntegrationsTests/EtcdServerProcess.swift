@@ -1,0 +1,179 @@
+import AsyncHTTPClient
+import Foundation
+import Glibc
+import NIOCore
+
+/// A real etcd server for the tests: started on free loopback ports in a temporary data directory,
+/// stopped (and reaped) by ``stop()``, started again on the same ports and data by ``start()``, and
+/// removed with its directory by ``shutdown()``.
+final class EtcdServerProcess: @unchecked Sendable {
+  /// The `etcd` binary, or `nil` when it is not installed (the tests that need it are then skipped):
+  /// `STRATA_ETCD_BINARY` when set (to check the skip: `STRATA_ETCD_BINARY=/nonexistent`), else the
+  /// first `etcd` on `PATH`.
+  static let binary: String? = {
+    let environment = ProcessInfo.processInfo.environment
+    if let chosen = environment["STRATA_ETCD_BINARY"] { return access(chosen, X_OK) == 0 ? chosen : nil }
+    let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    return (path.split(separator: ":").map { "\($0)/etcd" } + ["/usr/bin/etcd"]).first {
+      access($0, X_OK) == 0
+    }
+  }()
+
+  /// Whether tests can start etcd.
+  static var isAvailable: Bool { binary != nil }
+
+  /// The skip message shown when etcd is absent.
+  static let absence = "etcd is not installed (apt-get install etcd-server); the etcd tests are skipped"
+
+  /// `http://127.0.0.1:PORT`.
+  let endpoint: String
+  let clientPort: Int
+  let peerPort: Int
+  let directory: String
+  private var process: Process?
+
+  /// Picks free ports and makes a temporary directory (in memory, under `/dev/shm`, when `inMemory`:
+  /// etcd's commits then skip the disk's fsync); does not start the server.
+  init(inMemory: Bool = false) throws {
+    clientPort = try Self.freePort()
+    peerPort = try Self.freePort()
+    endpoint = "http://127.0.0.1:\(clientPort)"
+    let base = inMemory && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+    var template = Array("\(base)/strata-etcd-XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else { throw EtcdServerError("mkdtemp failed") }
+    directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  deinit { shutdown() }
+
+  /// A server started on fresh ports, trying again on other ports (up to three times) when one it
+  /// picked was taken before etcd could listen on it.
+  static func started(inMemory: Bool = false) async throws -> EtcdServerProcess {
+    var failure: (any Error)?
+    for _ in 0..<3 {
+      let server = try EtcdServerProcess(inMemory: inMemory)
+      do {
+        try await server.start()
+        return server
+      } catch {
+        server.shutdown()
+        failure = error
+      }
+    }
+    throw failure ?? EtcdServerError("etcd did not start")
+  }
+
+  /// Starts the server and waits (up to `timeout`) until it answers a range request.
+  func start(timeout: Duration = .seconds(60)) async throws {
+    guard process == nil else { return }
+    guard let binary = Self.binary else { throw EtcdServerError(Self.absence) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    let peer = "http://127.0.0.1:\(peerPort)"
+    process.arguments = [
+      "--name", "strata-test", "--data-dir", directory + "/data",
+      "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint,
+      "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+      "--initial-cluster", "strata-test=\(peer)", "--log-level", "error",
+    ]
+    let log = directory + "/etcd.log"
+    guard FileManager.default.createFile(atPath: log, contents: nil) else {
+      throw EtcdServerError("cannot create \(log)")
+    }
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+    handle.seekToEndOfFile()
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    self.process = process
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if !process.isRunning {
+        self.process = nil
+        throw EtcdServerError("etcd exited at start: \(logTail())")
+      }
+      if await isReady() { return }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    stop()
+    throw EtcdServerError("etcd did not answer within \(timeout): \(logTail())")
+  }
+
+  /// Freezes the server (SIGSTOP): its connections stay open, and nothing answers.
+  func freeze() {
+    if let process { kill(process.processIdentifier, SIGSTOP) }
+  }
+
+  /// Lets a frozen server go on (SIGCONT).
+  func thaw() {
+    if let process { kill(process.processIdentifier, SIGCONT) }
+  }
+
+  /// Stops the server (SIGTERM, then SIGKILL after 10 s) and reaps it; the data stay.
+  func stop() {
+    guard let process else { return }
+    self.process = nil
+    if process.isRunning {
+      kill(process.processIdentifier, SIGCONT)  // a frozen server must run to handle SIGTERM
+      kill(process.processIdentifier, SIGTERM)
+      let deadline = ContinuousClock.now + .seconds(10)
+      while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
+  }
+
+  /// Removes the server's data (it must be stopped): the next start is a new, empty cluster.
+  func wipeData() throws {
+    guard process == nil else { throw EtcdServerError("stop the server before wiping its data") }
+    try FileManager.default.removeItem(atPath: directory + "/data")
+  }
+
+  /// Stops the server and removes its directory.
+  func shutdown() {
+    stop()
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  /// Whether the server answers a range request now.
+  private func isReady() async -> Bool {
+    var request = HTTPClientRequest(url: endpoint + "/v3/kv/range")
+    request.method = .POST
+    request.body = .bytes(ByteBuffer(string: #"{"key":"AA=="}"#))
+    guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)) else {
+      return false
+    }
+    _ = try? await response.body.collect(upTo: 1 << 20)
+    return response.status == .ok
+  }
+
+  private func logTail() -> String {
+    let text = (try? String(contentsOfFile: directory + "/etcd.log", encoding: .utf8)) ?? ""
+    return String(text.suffix(2000))
+  }
+
+  /// A loopback port nobody listens on now (the kernel's pick).
+  private static func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw EtcdServerError("socket failed") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+      }
+    }
+    guard bound else { throw EtcdServerError("bind failed") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
+
+/// A test-support failure with a message.
+struct EtcdServerError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,83 @@
+import Strata
+import Testing
+
+@testable import StrataEtcd
+
+/// The parts of the etcd source that need no server: retry delays, value formats, and how keys
+/// become a tree.
+@Suite struct EtcdUnitTests {
+  @Test func retryDelaysGrowAndStopAtTheMaximum() {
+    let retry = EtcdRetry(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), multiplier: 2)
+    #expect(
+      (1...6).map { retry.delay(afterFailures: $0) } == [
+        .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+        .seconds(1),
+      ])
+    #expect(EtcdRetry().delay(afterFailures: 1_000) == .seconds(10))
+  }
+
+  @Test func prefixRangeEndIsThePrefixWithItsLastByteIncremented() {
+    #expect(EtcdWire.prefixRangeEnd(Array("/config/app/".utf8)) == Array("/config/app0".utf8))
+    #expect(EtcdWire.prefixRangeEnd([0x61, 0xff]) == [0x62])
+    #expect(EtcdWire.prefixRangeEnd([]) == [0])
+  }
+
+  @Test func keysBelowThePrefixBecomePathsWithRemoteOrigins() {
+    var tree = EtcdTree(prefix: Array("/p/".utf8), format: .string)
+    let (root, diagnostics) = tree.build(
+      [entry("/p/server/port", "8080", 7), entry("/p/server//host", "h", 8), entry("/p/a.b", "x", 9)],
+      options: ParseOptions())
+    #expect(diagnostics.isEmpty)
+    #expect(root.value(at: "server.port")?.kind == .string("8080"))
+    #expect(root.value(at: "server.host")?.kind == .string("h"))  // empty names are skipped
+    #expect(root.value(atComponents: ["a.b"])?.kind == .string("x"))
+    #expect(root.value(at: "server.port")?.origin.description == "etcd:/p/server/port@rev 7")
+  }
+
+  @Test func aValueAndATableAtOnePathKeepTheTableWithAWarning() {
+    var tree = EtcdTree(prefix: Array("/p/".utf8), format: .string)
+    let (root, diagnostics) = tree.build(
+      [entry("/p/server", "flat", 1), entry("/p/server/port", "1", 2)], options: ParseOptions())
+    #expect(root.value(at: "server.port")?.kind == .string("1"))
+    #expect(diagnostics.map(\.severity) == [.warning])
+  }
+
+  @Test func aBadValueKeepsTheKeysLastGoodValueUntilTheKeyIsDeleted() {
+    var tree = EtcdTree(prefix: Array("/p/".utf8), format: .json)
+    _ = tree.build([entry("/p/n", "1", 1)], options: ParseOptions())
+    let (kept, errors) = tree.build([entry("/p/n", "1 2", 2)], options: ParseOptions())
+    #expect(kept.value(at: "n")?.kind == .integer(1))
+    #expect(kept.value(at: "n")?.origin == .remote(source: "etcd", key: "/p/n", revision: 1))
+    #expect(errors.first?.error.path == "etcd:/p/n")
+    #expect(errors.first?.error.message.contains("last good value is kept") == true)
+    let (gone, _) = tree.build([], options: ParseOptions())
+    #expect(gone.table?.isEmpty == true)
+    let (fresh, again) = tree.build([entry("/p/n", "1 2", 3)], options: ParseOptions())
+    #expect(fresh.value(at: "n") == nil)
+    #expect(again.first?.error.message.contains("left out") == true)
+  }
+
+  @Test func jsonValuesOfEveryKindAndDocumentsOfAnyFormat() throws {
+    let json = EtcdValueFormat.json
+    #expect(
+      try json.parse(Array("8080".utf8), path: "k", options: ParseOptions()).value.kind == .integer(8080))
+    #expect(
+      try json.parse(Array(" true ".utf8), path: "k", options: ParseOptions()).value.kind == .bool(true))
+    #expect(
+      try json.parse(Array(#"{"a": 1}"#.utf8), path: "k", options: ParseOptions()).value.table?.count == 1)
+    #expect(throws: StrataError.self) {
+      try json.parse(Array(#"1, "": 2"#.utf8), path: "k", options: ParseOptions())
+    }
+    #expect(throws: StrataError.self) { try json.parse([], path: "k", options: ParseOptions()) }
+    let ini = EtcdValueFormat.document(INIFormat())
+    let parsed = try ini.parse(Array("[tls]\ncert = /c.pem\n".utf8), path: "k", options: ParseOptions())
+    #expect(parsed.value.value(at: "tls.cert")?.kind == .string("/c.pem"))
+    #expect(throws: StrataError.self) {
+      try EtcdValueFormat.string.parse([0xff], path: "k", options: ParseOptions())
+    }
+  }
+
+  private func entry(_ key: String, _ value: String, _ revision: Int) -> EtcdConnection.Entry {
+    EtcdConnection.Entry(key: Array(key.utf8), value: Array(value.utf8), modRevision: revision)
+  }
+}
