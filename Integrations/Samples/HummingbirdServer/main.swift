@@ -13,11 +13,12 @@ import StrataServiceLifecycle
 // README.md.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let root = arguments.firstIndex(of: "--root").flatMap {
-  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+func option(_ name: String) -> String? {
+  arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 }
 
-let store = makeStore(root: root, environment: ProcessInfo.processInfo.environment)
+let store = makeStore(
+  root: option("--root"), etcd: option("--etcd"), environment: ProcessInfo.processInfo.environment)
 let http = HTTPSettings(store: store)
 let greeting = GreetingSettings(store: store)
 let rateLimit = RateLimitSettings(store: store)
