@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+    // ByteBuffer and event loops, which async-http-client's API is made of.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
   ],
   targets: [
     // The store's run loop as a ServiceGroup service; SIGHUP through ServiceLifecycle's signals.
@@ -53,6 +55,7 @@ let package = Package(
       dependencies: [
         .product(name: "Strata", package: "Strata"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]),
     // A Hummingbird 2 server configured by Strata.
     .executableTarget(
@@ -77,6 +80,7 @@ let package = Package(
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "ConfigurationTesting", package: "swift-configuration"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]),
   ],
   swiftLanguageModes: [.v6]
