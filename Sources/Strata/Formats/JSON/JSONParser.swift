@@ -20,6 +20,8 @@ struct JSONParser {
     var column: Int
     /// For an object: the key whose value is being read, and where the key is.
     var key = ""
+    /// The key's ``KeyHash``.
+    var keyHash: UInt32 = 0
     var keyLine = 0
     var keyColumn = 0
     /// For an object: where the lines of its keys start in `keyLines`.
@@ -111,7 +113,7 @@ struct JSONParser {
   /// of each key of the open objects (in table order) so that a duplicate can say where it was first set.
   private mutating func parseTree() throws(StrataError) -> SettingValue? {
     var frames: [Frame] = []
-    var tables: [SettingTable] = []
+    var tables: [TableBuilder] = []
     var arrays: [[SettingValue]] = []
     var keyLines: [Int] = []
 
@@ -134,7 +136,7 @@ struct JSONParser {
             isObject: true, line: valueLine, column: valueColumn, keyLinesStart: keyLines.count)
           try parseKey(after: "'{'", into: &frame)
           frames.append(frame)
-          tables.append(SettingTable())
+          tables.append(TableBuilder(capacity: 8))
           continue
         }
       case UInt8(ascii: "["):
@@ -202,7 +204,9 @@ struct JSONParser {
             throw error(.syntax, "expected ',' or '}' after an object member, found \(found())")
           }
           pos += 1
-          value = SettingValue(.table(tables.removeLast()), origin: origin(frame.line, frame.column))
+          value = SettingValue(
+            .table(tables[tables.count - 1].build()), origin: origin(frame.line, frame.column))
+          tables.removeLast()
           keyLines.removeSubrange(frame.keyLinesStart...)
         } else {
           guard byte == UInt8(ascii: "]") else {
@@ -220,26 +224,19 @@ struct JSONParser {
   /// Sets a member: the last value wins in the first position, and a repeat gets a warning. `null`
   /// unsets the key.
   private mutating func store(
-    _ value: consuming SettingValue?, in table: inout SettingTable, for frame: Frame, keyLines: inout [Int]
+    _ value: consuming SettingValue?, in table: inout TableBuilder, for frame: Frame, keyLines: inout [Int]
   ) {
-    // Counting instead of a `contains` lookup hashes each key once; repeats are rare, so finding the
-    // first one by a linear search costs nothing in the common case.
-    let index: Int
     let firstLine: Int
     if let value {
-      let before = table.count
-      table[frame.key] = value
-      if table.count > before {
+      guard let index = table.set(frame.key, value, hash: frame.keyHash) else {
         keyLines.append(frame.keyLine)
         return
       }
-      index = table.position(ofKey: frame.key)!
       firstLine = keyLines[frame.keyLinesStart + index]
     } else {
-      guard let found = table.position(ofKey: frame.key) else { return }
-      index = found
+      guard let index = table.position(of: frame.key, hash: frame.keyHash) else { return }
       firstLine = keyLines.remove(at: frame.keyLinesStart + index)
-      table[frame.key] = nil
+      table.remove(at: index)
     }
     diagnostics.append(
       Diagnostic(
@@ -272,7 +269,13 @@ struct JSONParser {
       throw error(
         .syntax, "expected a string key or '}' after \(previous), found \(found(showingWords: true))")
     }
+    let keyStart = pos + 1
     let key = try parseString()
+    // Escapes always shrink: a key as long as its bytes in the file is those bytes.
+    let rawCount = pos - 1 - keyStart
+    let keyHash =
+      key.utf8.count == rawCount
+      ? KeyHash.of(UnsafeBufferPointer(rebasing: bytes[keyStart..<(pos - 1)])) : KeyHash.of(key)
     skipWhitespace()
     guard pos < bytes.count else {
       throw error(.unexpectedEnd, "expected ':' after the key \"\(key)\", found end of file")
@@ -283,6 +286,7 @@ struct JSONParser {
     pos += 1
     skipWhitespace()
     frame.key = key
+    frame.keyHash = keyHash
     frame.keyLine = keyLine
     frame.keyColumn = keyColumn
   }

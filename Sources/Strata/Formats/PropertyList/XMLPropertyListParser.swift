@@ -19,8 +19,10 @@ struct XMLPropertyListParser {
     var start: Int
     var origin: Origin
     var items: [SettingValue] = []
-    var table = SettingTable()
+    var table = TableBuilder()
     var key: String?
+    /// The key's ``KeyHash``.
+    var keyHash: UInt32 = 0
     var keyStart = 0
     /// The key's line and column, taken when it is read (in file order, so the line counter only moves
     /// forward) for a duplicate-key warning.
@@ -70,12 +72,12 @@ struct XMLPropertyListParser {
           let expected = stack.last.map { "</\($0.element.name)>" } ?? "no closing tag"
           throw error(.syntax, "mismatched closing tag </\(text(name))>; expected \(expected)", at: start)
         }
-        let frame = stack.removeLast()
+        var frame = stack.removeLast()
         let value: SettingValue
         switch frame.element {
         case .dict:
           if frame.key != nil { throw keyWithoutValue(at: frame.keyStart) }
-          value = SettingValue(.table(frame.table), origin: frame.origin)
+          value = SettingValue(.table(frame.table.build()), origin: frame.origin)
           depth -= 1
         case .array:
           value = SettingValue(.array(frame.items), origin: frame.origin)
@@ -113,8 +115,10 @@ struct XMLPropertyListParser {
           throw error(.invalidPropertyList, "<key> outside a <dict>", at: start)
         }
         if top.key != nil { throw keyWithoutValue(at: top.keyStart) }
-        let key = selfClosing ? "" : try string(readText(of: element, start: start))
+        let content: Content = selfClosing ? .span(start..<start) : try readText(of: element, start: start)
+        let key = try string(content)
         stack[stack.count - 1].key = key
+        stack[stack.count - 1].keyHash = keyHash(content)
         stack[stack.count - 1].keyStart = start
         stack[stack.count - 1].keyPosition = lines.position(of: start, in: bytes)
         continue
@@ -178,11 +182,9 @@ struct XMLPropertyListParser {
       return
     }
     let key = stack[last].key!
-    // Counting instead of asking `contains` first saves a hash per key.
-    let before = stack[last].table.count
-    stack[last].table[key] = value
+    let repeated = stack[last].table.set(key, value, hash: stack[last].keyHash) != nil
     stack[last].key = nil
-    if stack[last].table.count == before {
+    if repeated {
       let (line, column) = stack[last].keyPosition
       diagnostics.append(
         Diagnostic(
