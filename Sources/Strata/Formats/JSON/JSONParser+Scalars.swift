@@ -49,6 +49,32 @@ extension JSONParser {
     return (word | (word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones)) & highs
   }
 
+  /// Parses a key (a string at `pos`) with its ``KeyHash``: plain ASCII keys are interned, anything else
+  /// is read as any string.
+  mutating func parseKeyString() throws(StrataError) -> (String, UInt32) {
+    let start = pos + 1
+    var end = start
+    // To the first byte that is not plain ASCII text, eight at a time; a key is plain when that byte is
+    // its closing quote. Anything else (an escape, a control character, non-ASCII, the last bytes of
+    // the file) is read as any string.
+    while end + 8 <= bytes.count {
+      let special = Self.specialBytes(
+        UnsafeRawPointer(bytes.baseAddress! + end).loadUnaligned(as: UInt64.self))
+      if special == 0 {
+        end += 8
+        continue
+      }
+      end += special.trailingZeroBitCount / 8
+      guard bytes[end] == UInt8(ascii: "\"") else { break }
+      let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      let hash = KeyHash.of(raw)
+      pos = end + 1
+      return (keys.key(raw, hash: hash), hash)
+    }
+    let key = try parseString()
+    return (key, KeyHash.of(key))
+  }
+
   /// The slow path, once a backslash shows up: bytes are copied to a buffer with escapes decoded.
   private mutating func parseEscapedString(from start: Int, line startLine: Int, column startColumn: Int)
     throws(StrataError) -> String

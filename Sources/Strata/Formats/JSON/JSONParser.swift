@@ -36,6 +36,8 @@ struct JSONParser {
   /// The offset of the first byte of the current line; columns are counted from it.
   var lineStart = 0
   var diagnostics = CappedDiagnostics()
+  /// The keys read so far, so that a name repeated in every object is made once.
+  var keys = KeyInterner()
 
   /// The 1-based column of `pos`, in UTF-8 bytes.
   var column: Int { pos - lineStart + 1 }
@@ -269,13 +271,7 @@ struct JSONParser {
       throw error(
         .syntax, "expected a string key or '}' after \(previous), found \(found(showingWords: true))")
     }
-    let keyStart = pos + 1
-    let key = try parseString()
-    // Escapes always shrink: a key as long as its bytes in the file is those bytes.
-    let rawCount = pos - 1 - keyStart
-    let keyHash =
-      key.utf8.count == rawCount
-      ? KeyHash.of(UnsafeBufferPointer(rebasing: bytes[keyStart..<(pos - 1)])) : KeyHash.of(key)
+    let (key, keyHash) = try parseKeyString()
     skipWhitespace()
     guard pos < bytes.count else {
       throw error(.unexpectedEnd, "expected ':' after the key \"\(key)\", found end of file")
