@@ -99,7 +99,7 @@ struct BinaryPropertyListParser {
       // `take()` moves the value into its container rather than copying it (a retain and a release).
       if let (value, size) = produced.take() {
         guard !stack.isEmpty else { return value }
-        stack[stack.count - 1].values.append(value)
+        stack[stack.count - 1].values.append(consume value)
         // Keys count too: a reader walks one per value.
         let added = size + (stack[stack.count - 1].isDict ? 1 : 0)
         stack[stack.count - 1].expanded += min(added, maxValues)
@@ -118,12 +118,15 @@ struct BinaryPropertyListParser {
         stack[last].next += 1
         produced = try begin(reference, stack: &stack)
       } else {
-        let frame = stack.removeLast()
+        var frame = stack.removeLast()
         let value: SettingValue
         if frame.isDict {
           var table = TableBuilder(capacity: frame.keys.count)
-          for (key, item) in zip(frame.keys, frame.values) {
-            if table.set(key, item, hash: KeyHash.of(key)) != nil {
+          // Values are moved out from the end (`removeLast` takes an element without copying it, where
+          // iterating copies each, a retain and a release of its string and its origin's path).
+          frame.values.reverse()
+          for key in frame.keys {
+            if table.set(key, frame.values.removeLast(), hash: KeyHash.of(key)) != nil {
               diagnostics.append(
                 Diagnostic(
                   .warning,

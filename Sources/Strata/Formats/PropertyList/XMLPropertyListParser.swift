@@ -185,14 +185,15 @@ struct XMLPropertyListParser {
   }
 
   /// Adds a finished value to the innermost open container.
-  private mutating func deliver(_ value: SettingValue, to stack: inout [Frame]) throws(StrataError) {
+  private mutating func deliver(_ value: consuming SettingValue, to stack: inout [Frame]) throws(StrataError)
+  {
     let last = stack.count - 1
     guard stack[last].element == .dict else {
-      stack[last].items.append(value)
+      stack[last].items.append(consume value)
       return
     }
     let key = stack[last].key!
-    let repeated = stack[last].table.set(key, value, hash: stack[last].keyHash) != nil
+    let repeated = stack[last].table.set(key, consume value, hash: stack[last].keyHash) != nil
     stack[last].key = nil
     if repeated {
       let (line, column) = stack[last].keyPosition
