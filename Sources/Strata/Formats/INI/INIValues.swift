@@ -51,6 +51,14 @@ extension INIFileParser {
     var skipped = 0
     var blanks = 0
     while position < bytes.count {
+      // A line that starts with text (the next key, a section) is not indented: the value ends here,
+      // without looking for the end of that line.
+      let lead = bytes[position]
+      if !INIByte.isSpace(lead) && lead != INIByte.newline && lead != INIByte.carriageReturn
+        && !INIByte.isCommentStart(lead)
+      {
+        return nil
+      }
       let (nextLineEnd, contentEnd) = lineBounds(from: position)
       let first = skipSpaces(position, contentEnd)
       if first == contentEnd {
