@@ -13,7 +13,10 @@ public enum Origin: Sendable, Hashable, CustomStringConvertible {
   case commandLine(option: String)
   /// A key of a remote store, such as etcd: the store's name, the key as the store spells it, and the
   /// revision it was read at (when the store has revisions).
-  case remote(source: String, key: String, revision: Int?)
+  ///
+  /// Indirect, so that the rare remote origin does not make every origin (one per value of every file)
+  /// as large as two strings and an optional integer.
+  indirect case remote(source: String, key: String, revision: Int?)
   /// A default declared in code.
   case codeDefault
   /// A value set at run time through the store (not from any file).

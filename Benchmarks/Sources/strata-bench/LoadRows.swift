@@ -18,6 +18,15 @@ func loadRows(_ options: Options) async throws -> [Row] {
   let minimumRuns = options.quick ? 3 : 5
   var rows: [Row] = []
   for (fixture, name) in fixtures {
+    // The targets hold for the 1 MB files (issue 13): a rate per format and, where Foundation parses the
+    // format, at least 3× its rate on the same bytes; the smaller files keep "not slower than Foundation".
+    let isLarge = name == "large"
+    func foundationTarget(_ minimum: Double) -> String {
+      isLarge ? "≥ \(format(minimum, decimals: 0)) MB/s, ≥ 3× Foundation" : "≥ Foundation"
+    }
+    func meetsFoundationTarget(_ minimum: Double, ours: Double, foundation: Double) -> String {
+      yesNo(isLarge ? ours >= minimum && ours >= 3 * foundation : ours >= foundation)
+    }
     let files = try fixture.write(to: directory, name: name)
     let keys = fixture.sections * fixture.keysPerSection
 
@@ -60,8 +69,8 @@ func loadRows(_ options: Options) async throws -> [Row] {
       Row(
         name: jsonName, ours: "\(format(oursJSON)) (parse only \(format(oursJSONParse)))",
         theirs: "\(format(foundationJSON)) Foundation JSONSerialization",
-        ratio: throughputRatio(ours: oursJSON, theirs: foundationJSON), target: "≥ Foundation",
-        met: yesNo(oursJSON >= foundationJSON)))
+        ratio: throughputRatio(ours: oursJSON, theirs: foundationJSON), target: foundationTarget(150),
+        met: meetsFoundationTarget(150, ours: oursJSON, foundation: foundationJSON)))
     rows.append(
       Row(
         name: jsonName, ours: "\(format(oursJSON)) (parse only \(format(oursJSONParse)))",
@@ -69,7 +78,7 @@ func loadRows(_ options: Options) async throws -> [Row] {
         ratio: throughputRatio(ours: oursJSON, theirs: swiftConfigurationJSON), target: "—", met: "—"))
 
     // Property lists, XML and binary
-    for (path, kind) in [(files.xmlPlist, "XML"), (files.binaryPlist, "binary")] {
+    for (path, kind, minimum) in [(files.xmlPlist, "XML", 150.0), (files.binaryPlist, "binary", 200.0)] {
       printError("load: \(kind) plist \(fixture.label)")
       let oursPlist = megabytesPerSecond(path, await ours(path))
       let oursPlistParse = megabytesPerSecond(path, try await oursParseOnly(path))
@@ -84,8 +93,8 @@ func loadRows(_ options: Options) async throws -> [Row] {
           name: "2. load plist \(kind) \(sizeLabel(path)), \(fixture.label), MB/s",
           ours: "\(format(oursPlist)) (parse only \(format(oursPlistParse)))",
           theirs: "\(format(foundationPlist)) Foundation PropertyListSerialization",
-          ratio: throughputRatio(ours: oursPlist, theirs: foundationPlist), target: "≥ Foundation",
-          met: yesNo(oursPlist >= foundationPlist)))
+          ratio: throughputRatio(ours: oursPlist, theirs: foundationPlist), target: foundationTarget(minimum),
+          met: meetsFoundationTarget(minimum, ours: oursPlist, foundation: foundationPlist)))
     }
 
     // INI
@@ -103,8 +112,8 @@ func loadRows(_ options: Options) async throws -> [Row] {
         ours: "\(format(oursINI)) (parse only \(format(oursINIParse)))",
         theirs: pythonINI.map { "\(format($0)) Python configparser (separate process, parse only)" }
           ?? "python3 unavailable",
-        ratio: pythonINI.map { throughputRatio(ours: oursINI, theirs: $0) } ?? "—", target: "≥ 200 MB/s",
-        met: yesNo(oursINI >= 200)))
+        ratio: pythonINI.map { throughputRatio(ours: oursINI, theirs: $0) } ?? "—",
+        target: isLarge ? "≥ 200 MB/s" : "—", met: isLarge ? yesNo(oursINI >= 200) : "—"))
   }
   return rows
 }

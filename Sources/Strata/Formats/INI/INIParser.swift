@@ -16,6 +16,8 @@ struct INIFileParser {
   var sectionPath: [String] = []
   /// Reused for each key, so a line allocates no array.
   var parts: [INIPathPart] = []
+  /// The one-part keys read so far, so that a name repeated in every section is made once.
+  var keys = KeyInterner()
 
   /// Parses one file's bytes into the session's tree. The parser, which holds a pointer into them,
   /// lives only inside this call (its initializer is private).
@@ -235,13 +237,14 @@ struct INIFileParser {
       throw error(.syntax, "expected a key before \(INIByte.describe(bytes[delimiter]))", at: delimiter)
     }
     if isPlain && !(keyEnd - start >= 2 && bytes[keyEnd - 1] == INIByte.closeBracket) {
-      let key = string(start, keyEnd)
+      let keyBytes = UnsafeBufferPointer(rebasing: bytes[start..<keyEnd])
+      let hash = INITable.keyHash(keyBytes)
+      let key = keys.key(keyBytes, hash: hash)
       let (keyLine, keyColumn) = (line, start - lineStart + 1)  // a value may move on to later lines
       let (value, valueOrigin, next) = try parseValue(
         from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
       try session.tree.set(
-        SettingValue(.string(value), origin: valueOrigin), key: key,
-        hash: INITable.keyHash(UnsafeBufferPointer(rebasing: bytes[start..<keyEnd])), line: keyLine,
+        SettingValue(.string(value), origin: valueOrigin), key: key, hash: hash, line: keyLine,
         column: keyColumn, in: section, prefix: sectionPath, file: path)
       return next
     }

@@ -42,19 +42,10 @@ final class INITable {
 
   /// FNV-1a over an ASCII key's bytes, never 0; 0 for a key with non-ASCII bytes, whose equality is
   /// left to `String` (which compares canonically equivalent spellings equal).
-  static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-    var hash: UInt32 = 2_166_136_261
-    for byte in bytes {
-      if byte >= 0x80 { return 0 }
-      hash = (hash ^ UInt32(byte)) &* 16_777_619
-    }
-    return hash | 1
-  }
+  static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 { KeyHash.of(bytes) }
 
   /// ``keyHash(_:)-(UnsafeBufferPointer<UInt8>)`` of a string's UTF-8.
-  static func keyHash(_ key: String) -> UInt32 {
-    key.utf8.withContiguousStorageIfAvailable(keyHash) ?? Array(key.utf8).withUnsafeBufferPointer(keyHash)
-  }
+  static func keyHash(_ key: String) -> UInt32 { KeyHash.of(key) }
 
   /// The position of a key, or `nil`.
   /// - Parameter hash: the key's ``keyHash(_:)-(String)``, when the caller has it.

@@ -25,15 +25,18 @@ extension INIFileParser {
       return (string(i + 1, close), valueOrigin, lineEnd + 1)
     }
     var (text, next) = parseUnquoted(i, end, lineEnd)
-    if let keyIndent {
+    // Nearly every value is one line: the array of lines is made only once a second one shows up.
+    if let keyIndent, var continued = continuationLine(from: next, deeperThan: keyIndent) {
       var lines = [text]
-      while let continued = continuationLine(from: next, deeperThan: keyIndent) {
+      while true {
         lines += Array(repeating: "", count: continued.blankLinesBefore)
         let (more, after) = parseUnquoted(continued.start, continued.end, continued.lineEnd)
         lines.append(more)
         next = after
+        guard let following = continuationLine(from: next, deeperThan: keyIndent) else { break }
+        continued = following
       }
-      if lines.count > 1 { text = lines.joined(separator: "\n") }
+      text = lines.joined(separator: "\n")
     }
     return (text, valueOrigin, next)
   }
@@ -48,6 +51,14 @@ extension INIFileParser {
     var skipped = 0
     var blanks = 0
     while position < bytes.count {
+      // A line that starts with text (the next key, a section) is not indented: the value ends here,
+      // without looking for the end of that line.
+      let lead = bytes[position]
+      if !INIByte.isSpace(lead) && lead != INIByte.newline && lead != INIByte.carriageReturn
+        && !INIByte.isCommentStart(lead)
+      {
+        return nil
+      }
       let (nextLineEnd, contentEnd) = lineBounds(from: position)
       let first = skipSpaces(position, contentEnd)
       if first == contentEnd {

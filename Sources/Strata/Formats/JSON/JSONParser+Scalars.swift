@@ -7,7 +7,19 @@ extension JSONParser {
     let startColumn = column
     pos += 1
     let start = pos
-    while pos < bytes.count {
+    let count = bytes.count
+    while pos < count {
+      // Eight bytes at a time up to the first byte that needs a look (a quote, a backslash, a control
+      // character or non-ASCII), which the byte-wise code below then handles.
+      if pos + 8 <= count {
+        let word = UnsafeRawPointer(bytes.baseAddress! + pos).loadUnaligned(as: UInt64.self)
+        let special = Self.specialBytes(word)
+        if special == 0 {
+          pos += 8
+          continue
+        }
+        pos += special.trailingZeroBitCount / 8
+      }
       let byte = bytes[pos]
       if byte == UInt8(ascii: "\"") {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
@@ -21,6 +33,46 @@ extension JSONParser {
       pos = byte < 0x80 ? pos + 1 : try validatedSequenceEnd(at: pos)
     }
     throw unterminated(line: startLine, column: startColumn)
+  }
+
+  /// High bits marking a word's bytes that are a quote, a backslash, a control character or non-ASCII:
+  /// zero when there is none, and the lowest mark is exactly the first such byte (marks above it may be
+  /// spurious).
+  ///
+  /// Below the first such byte, every byte is printable ASCII, so subtracting 0x20 from it, or 1 after
+  /// XOR with `"` or `\`, neither borrows nor sets its high bit; at that byte, one of the tests does.
+  @inline(__always) static func specialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    return (word | (word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones)) & highs
+  }
+
+  /// Parses a key (a string at `pos`) with its ``KeyHash``: plain ASCII keys are interned, anything else
+  /// is read as any string.
+  mutating func parseKeyString() throws(StrataError) -> (String, UInt32) {
+    let start = pos + 1
+    var end = start
+    // To the first byte that is not plain ASCII text, eight at a time; a key is plain when that byte is
+    // its closing quote. Anything else (an escape, a control character, non-ASCII, the last bytes of
+    // the file) is read as any string.
+    while end + 8 <= bytes.count {
+      let special = Self.specialBytes(
+        UnsafeRawPointer(bytes.baseAddress! + end).loadUnaligned(as: UInt64.self))
+      if special == 0 {
+        end += 8
+        continue
+      }
+      end += special.trailingZeroBitCount / 8
+      guard bytes[end] == UInt8(ascii: "\"") else { break }
+      let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      let hash = KeyHash.of(raw)
+      pos = end + 1
+      return (keys.key(raw, hash: hash), hash)
+    }
+    let key = try parseString()
+    return (key, KeyHash.of(key))
   }
 
   /// The slow path, once a backslash shows up: bytes are copied to a buffer with escapes decoded.
@@ -277,7 +329,7 @@ extension JSONParser {
 }
 
 /// 10^0 through 10^22, every one exactly representable as a double.
-private let powersOfTen: [Double] = [
+let powersOfTen: [Double] = [
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
   1e19, 1e20, 1e21, 1e22,
 ]

@@ -20,6 +20,8 @@ struct JSONParser {
     var column: Int
     /// For an object: the key whose value is being read, and where the key is.
     var key = ""
+    /// The key's ``KeyHash``.
+    var keyHash: UInt32 = 0
     var keyLine = 0
     var keyColumn = 0
     /// For an object: where the lines of its keys start in `keyLines`.
@@ -34,6 +36,8 @@ struct JSONParser {
   /// The offset of the first byte of the current line; columns are counted from it.
   var lineStart = 0
   var diagnostics = CappedDiagnostics()
+  /// The keys read so far, so that a name repeated in every object is made once.
+  var keys = KeyInterner()
 
   /// The 1-based column of `pos`, in UTF-8 bytes.
   var column: Int { pos - lineStart + 1 }
@@ -111,7 +115,7 @@ struct JSONParser {
   /// of each key of the open objects (in table order) so that a duplicate can say where it was first set.
   private mutating func parseTree() throws(StrataError) -> SettingValue? {
     var frames: [Frame] = []
-    var tables: [SettingTable] = []
+    var tables: [TableBuilder] = []
     var arrays: [[SettingValue]] = []
     var keyLines: [Int] = []
 
@@ -134,7 +138,7 @@ struct JSONParser {
             isObject: true, line: valueLine, column: valueColumn, keyLinesStart: keyLines.count)
           try parseKey(after: "'{'", into: &frame)
           frames.append(frame)
-          tables.append(SettingTable())
+          tables.append(TableBuilder(capacity: 8))
           continue
         }
       case UInt8(ascii: "["):
@@ -202,7 +206,9 @@ struct JSONParser {
             throw error(.syntax, "expected ',' or '}' after an object member, found \(found())")
           }
           pos += 1
-          value = SettingValue(.table(tables.removeLast()), origin: origin(frame.line, frame.column))
+          value = SettingValue(
+            .table(tables[tables.count - 1].build()), origin: origin(frame.line, frame.column))
+          tables.removeLast()
           keyLines.removeSubrange(frame.keyLinesStart...)
         } else {
           guard byte == UInt8(ascii: "]") else {
@@ -220,26 +226,19 @@ struct JSONParser {
   /// Sets a member: the last value wins in the first position, and a repeat gets a warning. `null`
   /// unsets the key.
   private mutating func store(
-    _ value: consuming SettingValue?, in table: inout SettingTable, for frame: Frame, keyLines: inout [Int]
+    _ value: consuming SettingValue?, in table: inout TableBuilder, for frame: Frame, keyLines: inout [Int]
   ) {
-    // Counting instead of a `contains` lookup hashes each key once; repeats are rare, so finding the
-    // first one by a linear search costs nothing in the common case.
-    let index: Int
     let firstLine: Int
     if let value {
-      let before = table.count
-      table[frame.key] = value
-      if table.count > before {
+      guard let index = table.set(frame.key, value, hash: frame.keyHash) else {
         keyLines.append(frame.keyLine)
         return
       }
-      index = table.position(ofKey: frame.key)!
       firstLine = keyLines[frame.keyLinesStart + index]
     } else {
-      guard let found = table.position(ofKey: frame.key) else { return }
-      index = found
+      guard let index = table.position(of: frame.key, hash: frame.keyHash) else { return }
       firstLine = keyLines.remove(at: frame.keyLinesStart + index)
-      table[frame.key] = nil
+      table.remove(at: index)
     }
     diagnostics.append(
       Diagnostic(
@@ -272,7 +271,7 @@ struct JSONParser {
       throw error(
         .syntax, "expected a string key or '}' after \(previous), found \(found(showingWords: true))")
     }
-    let key = try parseString()
+    let (key, keyHash) = try parseKeyString()
     skipWhitespace()
     guard pos < bytes.count else {
       throw error(.unexpectedEnd, "expected ':' after the key \"\(key)\", found end of file")
@@ -283,6 +282,7 @@ struct JSONParser {
     pos += 1
     skipWhitespace()
     frame.key = key
+    frame.keyHash = keyHash
     frame.keyLine = keyLine
     frame.keyColumn = keyColumn
   }

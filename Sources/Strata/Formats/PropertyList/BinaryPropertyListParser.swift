@@ -91,12 +91,15 @@ struct BinaryPropertyListParser {
     // One slot per object, indexed directly (hashing showed up as the main cost): the count was checked
     // against the offset table above, so this is at most 4 bytes per byte of the table.
     slots = [Int32](repeating: Self.unseen, count: objectCount)
+    finished.reserveCapacity(objectCount)
+    finishedSizes.reserveCapacity(objectCount)
     var stack: [Frame] = []
     var produced = try begin(Int(top), stack: &stack)
     while true {
-      if let (value, size) = produced {
+      // `take()` moves the value into its container rather than copying it (a retain and a release).
+      if let (value, size) = produced.take() {
         guard !stack.isEmpty else { return value }
-        stack[stack.count - 1].values.append(value)
+        stack[stack.count - 1].values.append(consume value)
         // Keys count too: a reader walks one per value.
         let added = size + (stack[stack.count - 1].isDict ? 1 : 0)
         stack[stack.count - 1].expanded += min(added, maxValues)
@@ -106,7 +109,6 @@ struct BinaryPropertyListParser {
             "the property list expands to more than \(maxValues) values (a container used in several places "
               + "counts each time); raise ParseOptions.maxValues if this file is meant to", path: path)
         }
-        produced = nil
       }
       let last = stack.count - 1
       if stack[last].next < stack[last].count {
@@ -116,22 +118,22 @@ struct BinaryPropertyListParser {
         stack[last].next += 1
         produced = try begin(reference, stack: &stack)
       } else {
-        let frame = stack.removeLast()
+        var frame = stack.removeLast()
         let value: SettingValue
         if frame.isDict {
-          var table = SettingTable()
-          for (key, item) in zip(frame.keys, frame.values) {
-            // Counting instead of asking `contains` first saves a hash per key.
-            let before = table.count
-            table[key] = item
-            if table.count == before {
+          var table = TableBuilder(capacity: frame.keys.count)
+          // Values are moved out from the end (`removeLast` takes an element without copying it, where
+          // iterating copies each, a retain and a release of its string and its origin's path).
+          frame.values.reverse()
+          for key in frame.keys {
+            if table.set(key, frame.values.removeLast(), hash: KeyHash.of(key)) != nil {
               diagnostics.append(
                 Diagnostic(
                   .warning,
                   StrataError(.duplicateKey, "duplicate key \"\(key)\"; the last value wins", path: path)))
             }
           }
-          value = SettingValue(.table(table), origin: origin)
+          value = SettingValue(.table(table.build()), origin: origin)
         } else {
           value = SettingValue(.array(frame.values), origin: origin)
         }
@@ -151,7 +153,10 @@ struct BinaryPropertyListParser {
     let marker = bytes[offset]
     guard marker >> 4 == 0xA || marker >> 4 == 0xD else {
       let value = SettingValue(try scalar(at: offset), origin: origin)
-      if marker >> 4 >= 4 { remember(value, as: object, size: 1) }  // strings and data: share one copy
+      // Strings and data: share one copy, unless a short string that lives inline (no allocation to share).
+      if marker >> 4 >= 4 && (marker & 0x0F == 0x0F || marker >> 4 == 0x4 || marker >> 4 == 0x6) {
+        remember(value, as: object, size: 1)
+      }
       return (value, 1)
     }
     let isDict = marker >> 4 == 0xD

@@ -12,6 +12,8 @@ struct XMLPropertyListParser {
   var lines = LineCounter()
   /// Warnings found while parsing (duplicate keys).
   private(set) var diagnostics = CappedDiagnostics()
+  /// The keys read so far, so that a name repeated in every dict is made once.
+  private var keys = KeyInterner()
 
   /// An open container, with what it has collected so far.
   fileprivate struct Frame {
@@ -19,8 +21,10 @@ struct XMLPropertyListParser {
     var start: Int
     var origin: Origin
     var items: [SettingValue] = []
-    var table = SettingTable()
+    var table = TableBuilder()
     var key: String?
+    /// The key's ``KeyHash``.
+    var keyHash: UInt32 = 0
     var keyStart = 0
     /// The key's line and column, taken when it is read (in file order, so the line counter only moves
     /// forward) for a duplicate-key warning.
@@ -66,16 +70,17 @@ struct XMLPropertyListParser {
       }
       if byte(at: index + 1) == .slash {
         let name = try readCloseTag()
-        guard let top = stack.last, PropertyListElement(name, in: bytes) == top.element else {
+        // Fields are read through the array, never `stack.last`: a copy of a frame retains its arrays.
+        guard !stack.isEmpty, PropertyListElement(name, in: bytes) == stack[stack.count - 1].element else {
           let expected = stack.last.map { "</\($0.element.name)>" } ?? "no closing tag"
           throw error(.syntax, "mismatched closing tag </\(text(name))>; expected \(expected)", at: start)
         }
-        let frame = stack.removeLast()
+        var frame = stack.removeLast()
         let value: SettingValue
         switch frame.element {
         case .dict:
           if frame.key != nil { throw keyWithoutValue(at: frame.keyStart) }
-          value = SettingValue(.table(frame.table), origin: frame.origin)
+          value = SettingValue(.table(frame.table.build()), origin: frame.origin)
           depth -= 1
         case .array:
           value = SettingValue(.array(frame.items), origin: frame.origin)
@@ -109,22 +114,31 @@ struct XMLPropertyListParser {
         continue
       }
       if element == .key {
-        guard let top = stack.last, top.element == .dict else {
+        guard !stack.isEmpty, stack[stack.count - 1].element == .dict else {
           throw error(.invalidPropertyList, "<key> outside a <dict>", at: start)
         }
-        if top.key != nil { throw keyWithoutValue(at: top.keyStart) }
-        let key = selfClosing ? "" : try string(readText(of: element, start: start))
+        if stack[stack.count - 1].key != nil { throw keyWithoutValue(at: stack[stack.count - 1].keyStart) }
+        let content: Content = selfClosing ? .span(start..<start) : try readText(of: element, start: start)
+        let hash = keyHash(content)
+        let key: String
+        if case .span(let range) = content, hash != 0 {
+          key = keys.key(UnsafeBufferPointer(rebasing: bytes[range]), hash: hash)  // ASCII: valid
+        } else {
+          key = try string(content)
+        }
         stack[stack.count - 1].key = key
+        stack[stack.count - 1].keyHash = hash
         stack[stack.count - 1].keyStart = start
         stack[stack.count - 1].keyPosition = lines.position(of: start, in: bytes)
         continue
       }
-      if let top = stack.last {
-        if top.element == .dict, top.key == nil {
+      if !stack.isEmpty {
+        let top = stack.count - 1
+        if stack[top].element == .dict, stack[top].key == nil {
           throw error(
             .invalidPropertyList, "<\(element.name)> in a <dict> without a <key> before it", at: start)
         }
-        if top.element == .plist, !top.items.isEmpty {
+        if stack[top].element == .plist, !stack[top].items.isEmpty {
           throw error(.invalidPropertyList, "a second value in <plist>; it holds exactly one", at: start)
         }
       }
@@ -171,18 +185,17 @@ struct XMLPropertyListParser {
   }
 
   /// Adds a finished value to the innermost open container.
-  private mutating func deliver(_ value: SettingValue, to stack: inout [Frame]) throws(StrataError) {
+  private mutating func deliver(_ value: consuming SettingValue, to stack: inout [Frame]) throws(StrataError)
+  {
     let last = stack.count - 1
     guard stack[last].element == .dict else {
-      stack[last].items.append(value)
+      stack[last].items.append(consume value)
       return
     }
     let key = stack[last].key!
-    // Counting instead of asking `contains` first saves a hash per key.
-    let before = stack[last].table.count
-    stack[last].table[key] = value
+    let repeated = stack[last].table.set(key, consume value, hash: stack[last].keyHash) != nil
     stack[last].key = nil
-    if stack[last].table.count == before {
+    if repeated {
       let (line, column) = stack[last].keyPosition
       diagnostics.append(
         Diagnostic(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// The byte-level XML reading under ``XMLPropertyListParser``: markup, text content, positions.
 extension XMLPropertyListParser {
@@ -12,6 +13,8 @@ extension XMLPropertyListParser {
         index += 1
       } else if c != .lt {
         return
+      } else if byte(at: index + 1) != .bang && byte(at: index + 1) != UInt8(ascii: "?") {
+        return  // a tag: the common case, decided without comparing prefixes
       } else if hasPrefix("<!--") {
         try skipComment()
       } else if hasPrefix("<?") {
@@ -112,8 +115,11 @@ extension XMLPropertyListParser {
 
   mutating func readName() -> Range<Int> {
     let start = index
-    while index < bytes.count, bytes[index].isNameByte { index += 1 }
-    return start..<index
+    var end = index
+    let count = bytes.count
+    while end < count, bytes[end].isNameByte { end += 1 }
+    index = end
+    return start..<end
   }
 
   /// Reads the body of `<true>` or `<false>` written with a closing tag: only whitespace may stand inside.
@@ -279,6 +285,14 @@ extension XMLPropertyListParser {
 
   func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
+  /// The ``KeyHash`` of a key's content.
+  func keyHash(_ content: Content) -> UInt32 {
+    switch content {
+    case .span(let range): KeyHash.of(UnsafeBufferPointer(rebasing: bytes[range]))
+    case .decoded(let out, _): out.withUnsafeBufferPointer { KeyHash.of($0) }
+    }
+  }
+
   mutating func origin(at offset: Int) -> Origin {
     let (line, column) = lines.position(of: offset, in: bytes)
     return .file(path: path, line: line, column: column)
@@ -301,11 +315,31 @@ struct LineCounter {
   private var offset = 0
   private var line = 1
   private var lineStart = 0
+  /// Whether the text holds a carriage return (decided on first use): without one, `\n` alone ends
+  /// lines and eight bytes are counted at a time.
+  private var hasReturns: Bool? = nil
 
   mutating func position(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
     if target < offset { self = LineCounter() }
     var i = offset
     let end = min(target, bytes.count)
+    if hasReturns == nil {
+      hasReturns = !bytes.isEmpty && memchr(bytes.baseAddress!, Int32(UInt8.cr), bytes.count) != nil
+    }
+    if hasReturns == false {
+      let lowSevens: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+      while i + 8 <= end {
+        let word =
+          UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+        // 0x80 in exactly the bytes that were `\n` (zero after the XOR), with no carries between bytes.
+        let newlines = ~(((word & lowSevens) &+ lowSevens) | word | lowSevens)
+        if newlines != 0 {
+          line += newlines.nonzeroBitCount
+          lineStart = i + (63 - newlines.leadingZeroBitCount) / 8 + 1
+        }
+        i += 8
+      }
+    }
     while i < end {
       let c = bytes[i]
       // A lone CR ends a line too, as XML treats it.
@@ -318,4 +352,5 @@ struct LineCounter {
     offset = max(end, offset)
     return (line, target - lineStart + 1)
   }
+
 }

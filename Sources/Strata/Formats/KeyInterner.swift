@@ -1,0 +1,36 @@
+/// The keys of one parse, each spelling made into a `String` once.
+///
+/// Configuration files repeat a few key names in every section (`host`, `port`, …): making each
+/// occurrence's `String` again validates its bytes and builds it from scratch. Short ASCII keys (up to
+/// 15 bytes, which `String` stores inline, without an allocation to share) are remembered in a small
+/// direct-mapped table by their ``KeyHash`` and bytes; a repeat is two word comparisons and a copy.
+struct KeyInterner {
+  private struct Slot {
+    var hash: UInt32 = 0
+    var count = 0
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var key = ""
+  }
+
+  private var slots = [Slot](repeating: Slot(), count: 64)
+
+  /// The key spelled by `bytes`, valid UTF-8 whose ``KeyHash`` is `hash`.
+  mutating func key(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> String {
+    // Hash 0: not ASCII; longer keys live on the heap, where a repeat would share one buffer but not
+    // save its validation.
+    guard hash != 0, bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+    var words: (low: UInt64, high: UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+    let (low, high) = words
+    let index = Int(hash & 0x3F)
+    if slots[index].hash == hash, slots[index].count == bytes.count, slots[index].low == low,
+      slots[index].high == high
+    {
+      return slots[index].key
+    }
+    let key = String(decoding: bytes, as: UTF8.self)
+    slots[index] = Slot(hash: hash, count: bytes.count, low: low, high: high, key: key)
+    return key
+  }
+}
