@@ -74,11 +74,12 @@ func readRows(_ options: Options) throws -> [Row] {
     Row(
       name: "1. cached typed read `server.port`, 1 thread, ns/read", ours: format(ours),
       theirs: "\(format(theirs)) swift-configuration `int(forKey:)`/InMemoryProvider",
-      ratio: speedRatio(ours: ours, theirs: theirs), target: "≥ 10× faster", met: yesNo(theirs / ours >= 10)),
+      ratio: speedRatio(ours: ours, theirs: theirs), target: "≥ 30× faster", met: yesNo(theirs / ours >= 30)),
     Row(
       name: "1. cached typed read `server.port`, 1 thread, ns/read", ours: format(ours),
       theirs: "\(format(base)) `Mutex<[String: Int]>` lookup",
-      ratio: speedRatio(ours: ours, theirs: base), target: "≤ 2× baseline", met: yesNo(ours <= 2 * base)),
+      ratio: speedRatio(ours: ours, theirs: base), target: "within 1.0× of the baseline",
+      met: yesNo(ours <= base)),
     Row(
       name: "1. heap allocations per read", ours: format(oursAllocations, decimals: 2),
       theirs: "\(format(theirsAllocations, decimals: 2)) swift-configuration; "
@@ -88,6 +89,7 @@ func readRows(_ options: Options) throws -> [Row] {
 
   // Several threads reading at once: aggregate reads per second (all threads' reads / wall time).
   let threadRepetitions = options.quick ? 3 : 5
+  let oneThreadRate = 1e9 / ours
   for threads in [2, 8] {
     printError("read: \(threads) threads")
     let oursRate = medianRate(threads: threads, duration: repetitionTime, repetitions: threadRepetitions) {
@@ -104,15 +106,24 @@ func readRows(_ options: Options) throws -> [Row] {
         name: "1. cached typed read, \(threads) threads, aggregate M reads/s",
         ours: format(oursRate / 1e6, decimals: 2),
         theirs: "\(format(theirsRate / 1e6, decimals: 2)) swift-configuration",
-        ratio: throughputRatio(ours: oursRate, theirs: theirsRate), target: "≥ 10× faster",
-        met: yesNo(oursRate >= 10 * theirsRate)))
+        ratio: throughputRatio(ours: oursRate, theirs: theirsRate), target: "≥ 30× faster",
+        met: yesNo(oursRate >= 30 * theirsRate)))
     rows.append(
       Row(
         name: "1. cached typed read, \(threads) threads, aggregate M reads/s",
         ours: format(oursRate / 1e6, decimals: 2),
         theirs: "\(format(baseRate / 1e6, decimals: 2)) `Mutex<[String: Int]>`",
-        ratio: throughputRatio(ours: oursRate, theirs: baseRate), target: "≤ 2× baseline",
-        met: yesNo(2 * oursRate >= baseRate)))
+        ratio: throughputRatio(ours: oursRate, theirs: baseRate), target: "≥ baseline",
+        met: yesNo(oursRate >= baseRate)))
+    if threads == 2 {
+      // Reads that write no shared memory scale with cores: 2 threads do nearly twice one thread's reads.
+      rows.append(
+        Row(
+          name: "1. cached typed read, 2 threads vs 1 thread, aggregate reads/s",
+          ours: "\(format(oursRate / 1e6, decimals: 2)) vs \(format(oneThreadRate / 1e6, decimals: 2)) M/s",
+          theirs: "—", ratio: "\(format(oursRate / oneThreadRate, decimals: 2))×", target: "≥ 1.8×",
+          met: yesNo(oursRate >= 1.8 * oneThreadRate)))
+    }
   }
   return rows
 }
