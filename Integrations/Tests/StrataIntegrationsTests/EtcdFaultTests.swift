@@ -39,7 +39,7 @@ extension EtcdTests {
 
     // etcd starts; the retries find it; its value arrives and the error clears.
     try await server.start()
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let started = ContinuousClock.now
     try await etcd.put(prefix + "server/port", "8080")
     #expect(await etcdEventually { settings.port == 8080 })
@@ -55,7 +55,7 @@ extension EtcdTests {
   @Test func etcdStopsAndComesBackTheLastGoodStaysAndTheWatchResumesMissingNothing() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("restart")
     try await etcd.put(prefix + "server/port", "8080")
     try await etcd.put(prefix + "server/host", "a.example")
@@ -118,7 +118,7 @@ extension EtcdTests {
   @Test func aServerThatStopsAnsweringWithoutClosingIsNoticedByTheWatchCheck() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("frozen")
     try await etcd.put(prefix + "server/port", "8080")
     let layer = EtcdLayer(
@@ -164,7 +164,7 @@ extension EtcdTests {
   @Test func aServerThatLostItsHistoryIsReadAgainFromScratch() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("history")
     for value in 1...20 { try await etcd.put(prefix + "filler", String(value)) }  // a revision well past 1
     try await etcd.put(prefix + "server/port", "8080")
@@ -200,7 +200,7 @@ extension EtcdTests {
   @Test func aCompactedWatchRevisionRereadsThePrefixAndPublishesOnlyWhatDiffers() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("compaction")
     try await etcd.put(prefix + "a", "1")
     try await etcd.put(prefix + "b", "2")

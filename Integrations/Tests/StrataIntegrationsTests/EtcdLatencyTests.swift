@@ -16,7 +16,7 @@ extension EtcdTests {
     let puts = 500
     let server = try await EtcdServerProcess.started(inMemory: inMemory)
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("latency")
     try await etcd.put(prefix + "bench/x", "0")
     let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)

@@ -16,7 +16,7 @@ extension EtcdTests {
   @Test func readsThePrefixIntoATreeWhoseOriginsNameKeyAndRevision() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("read")
     let portRevision = try await etcd.put(prefix + "server/port", "8080")
     try await etcd.put(prefix + "server/host", "0.0.0.0")
@@ -51,7 +51,7 @@ extension EtcdTests {
   @Test func jsonValuesBecomeScalarsArraysAndTables() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("json")
     try await etcd.put(prefix + "server", #"{"port": 8443, "tls": {"enabled": true}}"#)
     try await etcd.put(prefix + "server/host", #""10.0.0.1""#)
@@ -87,7 +87,7 @@ extension EtcdTests {
   @Test func conformsToTheLayerKitAgainstARealServer() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("kit")
     try await etcd.put(prefix + "server", #"{"port": 8080}"#)
     try await etcd.put(prefix + "limits", #"{"max": 1}"#)
@@ -105,7 +105,7 @@ extension EtcdTests {
   @Test func aValueThatDoesNotParseIsLeftOutReportedWithItsKeyAndTheLastGoodStays() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10))
+    let etcd = server.connection
     let prefix = etcdTestPrefix("bad")
     let badRevision = try await etcd.put(prefix + "server/port", "80a")
     try await etcd.put(prefix + "server/host", #""example.org""#)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Glibc
 import NIOCore
+import StrataEtcd
 
 /// A real etcd server for the tests: started on free loopback ports in a temporary data directory,
 /// stopped (and reaped) by ``stop()``, started again on the same ports and data by ``start()``, and
@@ -27,6 +28,10 @@ final class EtcdServerProcess: @unchecked Sendable {
 
   /// `http://127.0.0.1:PORT`.
   let endpoint: String
+  /// A client for the tests' own puts, deletes and compactions.
+  var connection: EtcdConnection {
+    EtcdConnection(client: .shared, endpoint: endpoint, requestTimeout: .seconds(10))
+  }
   let clientPort: Int
   let peerPort: Int
   let directory: String

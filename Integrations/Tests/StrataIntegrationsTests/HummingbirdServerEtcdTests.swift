@@ -8,7 +8,7 @@ extension EtcdTests {
   @Test func hummingbirdServerFollowsAPutInEtcd() async throws {
     let etcdServer = try await EtcdServerProcess.started()
     defer { etcdServer.shutdown() }
-    let etcd = EtcdConnection(client: .shared, endpoint: etcdServer.endpoint, requestTimeout: .seconds(10))
+    let etcd = etcdServer.connection
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, _) = try HummingbirdServerTests.makeRoot(in: dir)
       let server = try HummingbirdServerProcess(arguments: ["--root", root, "--etcd", etcdServer.endpoint])
