@@ -77,6 +77,12 @@ final class INITable {
     add(key, SettingTable.Entry(key: key, value: SettingValue(.array([]), origin: origin)), child: nil)
   }
 
+  /// Adds an array under a key that is not in the table yet (a `key[]` array moved to a new name).
+  func append(_ key: String, arrayItems: [SettingValue], origin: Origin) {
+    arrays[entries.count] = arrayItems
+    add(key, SettingTable.Entry(key: key, value: SettingValue(.array([]), origin: origin)), child: nil)
+  }
+
   /// Adds a child table under a key that is not in the table yet.
   func append(_ key: String, child: INITable) {
     add(key, SettingTable.Entry(key: key, value: .emptyTable(origin: child.origin)), child: child)
@@ -132,7 +138,12 @@ final class INITable {
 
   /// Starts a new array at a position (`key[] = v` after a plain `key = v`).
   func replace(at position: Int, withArrayItem item: consuming SettingValue, origin: Origin) {
-    arrays[position] = [item]
+    replace(at: position, withArrayItems: [item], origin: origin)
+  }
+
+  /// Puts an array at a position, in place of what was there.
+  func replace(at position: Int, withArrayItems items: [SettingValue], origin: Origin) {
+    arrays[position] = items
     entries[position].value = SettingValue(.array([]), origin: origin)
   }
 
@@ -268,30 +279,80 @@ final class INITreeBuilder {
   /// Turns the table on the way at `position` of `table` into literal names (`listen` holding `owner`
   /// becomes `listen.owner`; `packages` holding the declared section `find` becomes the section
   /// `packages.find`), so that a value can take the name: the same tree as when the value comes first.
-  private func flattenDottedTable(at position: Int, in table: INITable, name: String) throws(StrataError) {
+  /// The name keeps its position, holding a placeholder until the caller puts the value there; a moved
+  /// name that is in the table already follows the usual rules (values: the later one wins, with a
+  /// warning; a value and a section: an error).
+  private func flattenDottedTable(at position: Int, in table: INITable, name: String, file: String)
+    throws(StrataError)
+  {
     guard let child = table.child(at: position) else { return }
-    var moved: [(key: String, value: SettingValue, child: INITable?)] = []
+    var moved: [(key: String, value: SettingValue, child: INITable?, isArray: Bool)] = []
     func collect(_ node: INITable, _ path: String) {
-      for (key, value, inner) in node.contents() {
+      for (index, (key, value, inner)) in node.contents().enumerated() {
         if let inner, !inner.isDeclared {
           collect(inner, path + "." + key)
         } else {
-          moved.append((path + "." + key, value, inner))
+          moved.append((path + "." + key, value, inner, node.isArray(at: index)))
         }
       }
     }
     collect(child, name)
-    guard let first = moved.first else { return }
-    table.replaceChild(at: position, key: first.key, value: first.value, child: first.child)
-    for entry in moved.dropFirst() {
-      if let existing = table.position(of: entry.key), entry.child == nil, table.child(at: existing) == nil {
-        table.replace(at: existing, with: entry.value)
-      } else if let child = entry.child {
-        table.append(entry.key, child: child)
-      } else {
-        table.append(entry.key, value: entry.value)
+    table.replaceChild(at: position, key: name, value: .emptyTable(origin: child.origin), child: nil)
+    for entry in moved {
+      guard let existing = table.position(of: entry.key) else {
+        if let child = entry.child {
+          table.append(entry.key, child: child)
+        } else if entry.isArray, case .array(let items) = entry.value.kind {
+          table.append(entry.key, arrayItems: items, origin: entry.value.origin)
+        } else {
+          table.append(entry.key, value: entry.value)
+        }
+        continue
+      }
+      let existingOrigin = table.origin(at: existing)
+      guard entry.child == nil, table.child(at: existing) == nil else {
+        let (value, section) =
+          entry.child == nil ? (entry.value.origin, existingOrigin) : (existingOrigin, entry.value.origin)
+        throw StrataError(
+          .syntax, "'\(entry.key)' is set as a value (at \(value)) and as a section (at \(section))",
+          path: file, line: Self.line(of: value), column: Self.column(of: value))
+      }
+      let movedIsLater = Self.isLater(entry.value.origin, than: existingOrigin)
+      let (earlier, later) =
+        movedIsLater ? (existingOrigin, entry.value.origin) : (entry.value.origin, existingOrigin)
+      diagnostics.append(
+        Diagnostic(
+          .warning,
+          StrataError(
+            .duplicateKey, "duplicate key '\(entry.key)' (first set at \(earlier)); the last value wins",
+            path: later.path ?? file, line: Self.line(of: later), column: Self.column(of: later))))
+      if movedIsLater {
+        if entry.isArray, case .array(let items) = entry.value.kind {
+          table.replace(at: existing, withArrayItems: items, origin: entry.value.origin)
+        } else {
+          table.replace(at: existing, with: entry.value)
+        }
       }
     }
+  }
+
+  /// Whether `origin` was written after `other`: later in the same file; a value from another file
+  /// (an include) counts as later, as an include's values are read where it is named.
+  private static func isLater(_ origin: Origin, than other: Origin) -> Bool {
+    guard case .file(let path, let line, let column) = origin,
+      case .file(let otherPath, let otherLine, let otherColumn) = other, path == otherPath
+    else { return true }
+    return (line, column) > (otherLine, otherColumn)
+  }
+
+  private static func line(of origin: Origin) -> Int {
+    if case .file(_, let line, _) = origin { return line }
+    return 0
+  }
+
+  private static func column(of origin: Origin) -> Int {
+    if case .file(_, _, let column) = origin { return column }
+    return 0
   }
 
   /// Puts a string at a one-part key (`port = 80`, the common case) in `section`.
@@ -342,11 +403,12 @@ final class INITreeBuilder {
       }
       // `listen = x` after `listen.owner = y`: the dotted keys become literal names, as if `listen`
       // had come first.
-      try flattenDottedTable(at: position, in: table, name: name)
-      try insert(
-        value, name: name, hash: hash, line: line, column: column, keyStart: keyStart, into: table,
-        depth: depth,
-        append: append, file: file, displayPath: displayPath)
+      try flattenDottedTable(at: position, in: table, name: name, file: file)
+      if append {
+        table.replace(at: position, withArrayItems: [value], origin: keyOrigin)
+      } else {
+        table.replace(at: position, with: value)
+      }
       return
     }
     if append && table.isArray(at: position) {

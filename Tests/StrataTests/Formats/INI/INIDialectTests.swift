@@ -58,6 +58,42 @@ import Testing
         == .array([.init(.string("2"), origin: .runtime), .init(.string("3"), origin: .runtime)]))
   }
 
+  /// Found by the fuzzer: a flattened name (`x.y`) that was in the table already, written literally.
+  /// It was kept twice; now the later value wins, with a warning, as for any duplicate.
+  @Test(arguments: [
+    ("\"x.y\" = 1\nx.y = true\nx = 3\n", "true"),
+    ("x.y = true\n\"x.y\" = 1\nx = 3\n", "1"),
+  ])
+  func aFlattenedNameThatIsThereAlreadyIsADuplicate(text: String, wins: String) throws {
+    let doc = try parse(text, as: ini)
+    let table = try #require(doc.root.table)
+    #expect(table.keys.sorted() == ["x", "x.y"])
+    #expect(table["x.y"]?.kind == .string(wins))
+    #expect(table["x"]?.kind == .string("3"))
+    #expect(doc.diagnostics.map(\.error.code) == [.duplicateKey])
+    // What is written reads back as the same tree.
+    let again = try parse(String(decoding: try ini.serialize(doc.root), as: UTF8.self), as: ini)
+    #expect(again.root.table?.keys.sorted() == ["x", "x.y"])
+    #expect(again.root.value(atComponents: ["x.y"])?.kind == .string(wins))
+  }
+
+  @Test func aFlattenedArrayStaysAnArray() throws {
+    let doc = try parse("a.b[] = 1\na.b[] = 2\na = 3\na.b[] = 4\n", as: ini)
+    #expect(doc.root.value(atComponents: ["a"])?.kind == .string("3"))
+    #expect(
+      doc.root.value(atComponents: ["a.b"])?.kind
+        == .array(["1", "2", "4"].map { .init(.string($0), origin: .runtime) }))
+  }
+
+  @Test func aFlattenedSectionMeetingAValueIsAnError() {
+    // `[s.a.b]` declares `b` below `a` (on the way); `a = 2` moves it to the name `a.b`, a value already.
+    let error = #expect(throws: StrataError.self) {
+      try parse("[s]\n\"a.b\" = 3\n[s.a.b]\nk = 1\n[s]\na = 2\n", as: ini)
+    }
+    #expect(error?.message.contains("'a.b' is set as a value (at test:2:9) and as a section") == true)
+    #expect(error.map { "\($0.line):\($0.column)" } == "2:9")
+  }
+
   @Test func dottedKeysThatCollideWithNothingStillNest() throws {
     let doc = try parse("[PHP]\nsession.save_path = /tmp\nsession.name = PHPSESSID\n", as: ini)
     #expect(iniString(doc, "PHP.session.save_path") == "/tmp")
