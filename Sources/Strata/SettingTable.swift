@@ -32,6 +32,16 @@ public struct SettingTable: Sendable, Equatable, Sequence {
     if storage.count > Self.linearLimit { buildIndex() }
   }
 
+  /// A table of distinct entries with their index (key → position) when a builder has made one.
+  init(distinctEntries: [Entry], index: [String: Int]?) {
+    storage = distinctEntries
+    if let index, index.count == storage.count {
+      self.index = index
+    } else if storage.count > Self.linearLimit {
+      buildIndex()
+    }
+  }
+
   /// The entries, in order.
   public var entries: [(key: String, value: SettingValue)] { storage.map { ($0.key, $0.value) } }
   /// The number of keys.
@@ -40,6 +50,15 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   public var isEmpty: Bool { storage.isEmpty }
   /// The keys, in order.
   public var keys: [String] { storage.map(\.key) }
+
+  /// Whether both tables are copies of one table (the same entries buffer): then they are identical,
+  /// and a comparison need not look inside.
+  func sharesStorage(with other: SettingTable) -> Bool {
+    storage.count == other.storage.count
+      && storage.withUnsafeBufferPointer { mine in
+        other.storage.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+      }
+  }
 
   /// The position of a key in the table's order, or `nil`.
   func position(ofKey key: String) -> Int? {

@@ -4,6 +4,7 @@ extension SettingValue {
     guard origin == other.origin else { return false }
     switch (kind, other.kind) {
     case (.table(let a), .table(let b)):
+      if a.sharesStorage(with: b) { return true }
       return a.count == b.count
         && zip(a.storage, b.storage).allSatisfy { $0.key == $1.key && $0.value.isIdentical(to: $1.value) }
     case (.array(let a), .array(let b)):

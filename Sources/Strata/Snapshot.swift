@@ -74,7 +74,7 @@ public final class Snapshot: Sendable, CustomReflectable {
       return built
     }
   }
-  private var entriesByKey: [String: Entry] { index.entriesByKey }
+  var entriesByKey: [String: Entry] { index.entriesByKey }
 
   /// Merges documents, lowest first.
   /// - Parameters:
@@ -102,7 +102,33 @@ public final class Snapshot: Sendable, CustomReflectable {
   public static let empty = Snapshot(generation: 0, sources: [])
 
   /// The entry for a leaf key, or `nil`.
-  public func entry(forKey key: String) -> Entry? { entriesByKey[key] }
+  ///
+  /// Found in the trees when the flat index has not been built (a store looks up only its settings'
+  /// keys, so a reload never pays for indexing every key), else in the index.
+  public func entry(forKey key: String) -> Entry? {
+    if let built = lazyIndex.withLock({ $0 }) { return built.entriesByKey[key] }
+    return lookUpEntry(key: key, names: SettingKey.names(in: key))
+  }
+
+  /// The entry for a leaf key found by walking the merged tree and each source's tree: the same entry
+  /// the flat index holds (the leaves at the key in every source, highest last, give the scope and the
+  /// shadowed values).
+  func lookUpEntry(key: String, names: [String]) -> Entry? {
+    guard let value = root.value(atComponents: names), !value.isTable else { return nil }
+    if sources.count == 1 {
+      return Entry(
+        key: key, value: value, scope: sources[0].scope, shadowed: [], isSecret: sources[0].document.isSecret)
+    }
+    var stack: [Shadowed] = []
+    for source in sources {
+      guard let leaf = source.document.root.value(atComponents: names), !leaf.isTable else { continue }
+      stack.append(Shadowed(value: leaf, scope: source.scope, isSecret: source.document.isSecret))
+    }
+    let top = stack.popLast()
+    return Entry(
+      key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed(),
+      isSecret: top?.isSecret ?? false)
+  }
 
   /// The node at a key (a leaf or a table; see ``SettingKey``), or `nil`.
   public func value(forKey key: String) -> SettingValue? { root.value(at: key) }
@@ -201,45 +227,6 @@ extension Snapshot {
     return index
   }
 
-  /// What changed since `previous`, found in one pass over the keys.
-  struct Changes {
-    /// The keys a setting could resolve differently: every leaf whose value, origin, scope, secrecy or
-    /// shadowed values differ, every leaf only one snapshot has, and every table above those (a setting
-    /// may read a whole table).
-    var affected: Set<String> = []
-    /// Leaves whose value (content, not origin) changed or appeared, in this snapshot's key order.
-    var changedValues: [String] = []
-    /// Leaves that `previous` had and this snapshot does not.
-    var removed: [String] = []
-  }
-
-  /// What changed since `previous` (see ``Changes``).
-  func changes(since previous: Snapshot) -> Changes {
-    var changes = Changes()
-    func affect(_ key: String) {
-      guard changes.affected.insert(key).inserted else { return }
-      var names = SettingKey.names(in: key)
-      while names.count > 1 {
-        names.removeLast()
-        // An ancestor already present brought its own ancestors with it.
-        if !changes.affected.insert(SettingKey.join(names)).inserted { break }
-      }
-    }
-    let mine = entriesByKey
-    let theirs = previous.entriesByKey
-    for key in keys {
-      guard let new = mine[key] else { continue }
-      let old = theirs[key]
-      if let old, new.isIdentical(to: old) { continue }
-      affect(key)
-      if old?.value != new.value { changes.changedValues.append(key) }
-    }
-    for key in previous.keys where mine[key] == nil {
-      affect(key)
-      changes.removed.append(key)
-    }
-    return changes
-  }
 }
 
 extension Snapshot.Entry {

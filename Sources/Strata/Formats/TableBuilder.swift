@@ -67,7 +67,7 @@ struct TableBuilder {
 
   /// The finished table; the builder is left empty.
   mutating func build() -> SettingTable {
-    let built = SettingTable(distinctEntries: entries)
+    let built = SettingTable(distinctEntries: entries, index: index)
     self = TableBuilder()
     return built
   }

@@ -21,9 +21,6 @@ protocol AnySettingBox: AnyObject, Sendable {
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
   /// typed value changed. Returns the problems found resolving it.
   func apply(_ snapshot: Snapshot) -> [Diagnostic]
-  /// Moves to a new generation that does not touch this setting's key, keeping the cached value, if
-  /// the setting has applied `previous`; otherwise returns `false` and the caller applies the snapshot.
-  func advance(from previous: Int, to generation: Int) -> Bool
   /// The current value as text (redacted for secrets) and its origin.
   func currentText() -> (text: String, origin: Origin)
   /// The key given in the declaration (`@Setting(key: "max_connections")`), if any.
@@ -207,10 +204,22 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     }
   }
 
-  /// The slow path: resolve the value for the snapshot reads should see, and cache it.
+  /// The slow path: resolve the value for the snapshot reads should see, and cache it. A setting whose
+  /// key (and old keys) no reload since its cached generation changed keeps its value for the newest
+  /// generation without resolving (a reload visits only the settings it changes).
   @usableFromInline
   func readResolving() -> Value? {
-    guard let store = state.withLock({ $0.store }) else { return defaultValue }
+    guard
+      let (store, key, cached) = state.withLock({ state in
+        state.store.map { ($0, state.key, state.generation) }
+      })
+    else { return defaultValue }
+    if store.pinCount.load(ordering: .relaxed) == 0 {
+      let current = store.generationCounter.load(ordering: .acquiring)
+      if store.changeLog.leavesAlone(CollectionOfOne(key) + aliases, after: cached, through: current) {
+        if let value = catchUp(from: cached, to: current) { return value }
+      }
+    }
     let snapshot = store.readingSnapshot()
     let resolved = resolve(in: snapshot, key: key)
     return state.withLock { state in
@@ -233,21 +242,24 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     }
   }
 
+  /// Moves the cached value from generation `cached` to `current` (which changed nothing it reads);
+  /// `nil` when another thread moved it meanwhile, and the caller resolves.
+  private func catchUp(from cached: Int, to current: Int) -> Value?? {
+    state.withLock { state -> Value?? in
+      guard state.generation == cached else { return nil }
+      state.generation = current
+      state.hasRunningValue = true
+      if isRestartRequired && state.value != nil { state.isRunningValueFixed = true }
+      return .some(state.value)
+    }
+  }
+
   /// Whether a resolution's rejected top value leaves the running value in place: once the setting has
   /// a value, a live edit that does not convert or validate never changes it (a start-up fallback, made
   /// before there was a running value, goes on following the layers below until the edit is fixed).
   func keepsRunningValue(_ state: State, _ resolved: Resolution) -> Bool {
     resolved.rejectedTop != nil && state.hasRunningValue
       && (state.isHoldingLastGood || state.rejection == nil)
-  }
-
-  func advance(from previous: Int, to generation: Int) -> Bool {
-    state.withLock { state in
-      guard state.appliedGeneration == previous else { return false }
-      state.appliedGeneration = generation
-      if state.generation == previous { state.generation = generation }
-      return true
-    }
   }
 
   /// What applying a snapshot asks the store to tell.

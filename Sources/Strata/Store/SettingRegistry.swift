@@ -4,6 +4,8 @@
 struct SettingRegistry {
   /// The boxes by key (several groups may declare the same key).
   private(set) var boxes: [String: [any AnySettingBox]] = [:]
+  /// The boxes by old key (alias), for the few renamed settings.
+  private var boxesByAlias: [String: [any AnySettingBox]] = [:]
   /// Every declared key and alias, in declaration order.
   private(set) var declared = DeclaredKeys()
   /// The keys of `.secret` settings.
@@ -11,6 +13,25 @@ struct SettingRegistry {
 
   /// The boxes declared for `key`.
   subscript(key: String) -> [any AnySettingBox]? { boxes[key] }
+
+  /// Every box.
+  var allBoxes: [any AnySettingBox] { boxes.values.flatMap { $0 } }
+
+  /// The boxes that read any of `keys`, as their key or as an old key, each once.
+  func boxes(reading keys: Set<String>) -> [any AnySettingBox] {
+    var found: [any AnySettingBox] = []
+    for key in keys {
+      if let declared = boxes[key] { found += declared }
+    }
+    guard !boxesByAlias.isEmpty else { return found }
+    var seen = Set(found.map(ObjectIdentifier.init))
+    for key in keys {
+      for box in boxesByAlias[key] ?? [] where seen.insert(ObjectIdentifier(box)).inserted {
+        found.append(box)
+      }
+    }
+    return found
+  }
 
   /// The first box of each declared key, in declaration order (what the schema describes).
   var declaredBoxes: [any AnySettingBox] { declared.keys.compactMap { boxes[$0]?.first } }
@@ -26,7 +47,9 @@ struct SettingRegistry {
         added.append(box.key)
       }
       // Old names (aliases) are known keys too, so that their environment variables still work.
-      for alias in box.aliases where !declared.contains(alias) {
+      for alias in box.aliases {
+        boxesByAlias[alias, default: []].append(box)
+        guard !declared.contains(alias) else { continue }
         declared.add(alias)
         added.append(alias)
       }
@@ -42,6 +65,10 @@ struct SettingRegistry {
     var removed: [String] = []
     for box in old {
       boxes[box.key]?.removeAll { $0 === box }
+      for alias in box.aliases {
+        boxesByAlias[alias]?.removeAll { $0 === box }
+        if boxesByAlias[alias]?.isEmpty == true { boxesByAlias[alias] = nil }
+      }
       guard boxes[box.key]?.isEmpty == true else { continue }
       boxes[box.key] = nil
       declared.remove(box.key)

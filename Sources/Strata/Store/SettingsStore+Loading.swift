@@ -9,18 +9,21 @@ extension SettingsStore {
   ///   - reportsDiagnostics: whether subscribers hear of new problems now (settings being declared
   ///     leave that to the run loop's start: a walk of every key per group would cost too much).
   func rebuild(reloading: Set<Int>?, fetched: [Int: LayerContents] = [:], reportsDiagnostics: Bool = true) {
-    let (previous, published) = rebuildLock.withLock { count in
+    let loaded = rebuildLock.withLock { count in
       count += 1
-      return (snapshot, load(reloading: reloading, fetched: fetched))
+      return load(reloading: reloading, fetched: fetched)
     }
-    guard let published else { return }
-    let changes = published.changes(since: previous)
-    publish(published, previous: previous, affected: changes.affected)
+    guard let (previous, published, changes) = loaded else { return }
+    publish(published, changes: changes)
     announce(changes, from: previous, to: published)
     if reportsDiagnostics { reportNewDiagnostics() }
   }
 
-  private func load(reloading: Set<Int>?, fetched: [Int: LayerContents]) -> Snapshot? {
+  /// Loads the stack and publishes the new snapshot, if it differs from the current one; returns both
+  /// and what changed. Called with `rebuildLock` held, so the current snapshot cannot change meanwhile.
+  private func load(
+    reloading: Set<Int>?, fetched: [Int: LayerContents]
+  ) -> (previous: Snapshot, published: Snapshot, changes: Snapshot.Changes)? {
     let (previous, declared, runtime, secretKeys) = state.withLock {
       ($0.contents, $0.registry.declared, $0.runtime, $0.registry.secretKeys)
     }
@@ -32,19 +35,18 @@ extension SettingsStore {
     if runtime.table?.isEmpty == false {
       sources.append(Snapshot.Source(scope: .runtime, document: Document(path: "runtime", root: runtime)))
     }
-    let changedSnapshot: Snapshot? = published.withLock { current in
-      let candidate = Snapshot(
-        generation: current.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys
-      )
-      // The sources, not only the merged root (which they determine): a hidden lower value that changed
-      // is what a setting falls back to when the value above it does not convert.
-      guard
-        !Self.sameSources(candidate.sources, current.sources) || candidate.diagnostics != current.diagnostics
-          || candidate.declaredSecretKeys != current.declaredSecretKeys || current.generation == 0
-      else { return nil }
-      current = candidate
+    let current = snapshot
+    let candidate = Snapshot(
+      generation: current.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys)
+    // The sources, not only the merged root (which they determine): a hidden lower value that changed
+    // is what a setting falls back to when the value above it does not convert.
+    let changes = candidate.changes(since: current)
+    let isNew =
+      changes.sourcesDiffer || candidate.diagnostics != current.diagnostics
+      || candidate.declaredSecretKeys != current.declaredSecretKeys || current.generation == 0
+    if isNew {
+      published.withLock { $0 = candidate }
       generationCounter.store(candidate.generation, ordering: .releasing)
-      return candidate
     }
     let watches = state.withLock { state in
       state.contents = contents
@@ -52,7 +54,7 @@ extension SettingsStore {
     }
     // Layers that watch files follow their new paths (an include added, a drop-in directory created).
     for (index, watch) in watches { watch.update(contents[index]?.paths ?? []) }
-    return changedSnapshot
+    return isNew ? (current, candidate, changes) : nil
   }
 
   /// The context a layer loads with now: the declared keys and the documents of the layers below.
@@ -61,16 +63,5 @@ extension SettingsStore {
     let lower =
       stack.layers[index].readsLowerLayers ? contents[..<index].compactMap { $0 }.flatMap(\.documents) : []
     return LoadContext(options: stack.options, declared: declared, lowerDocuments: lower, cache: cache)
-  }
-
-  /// Whether two lists of merged documents hold the same scopes and trees (origins included).
-  private static func sameSources(
-    _ a: [Snapshot.Source], _ b: [Snapshot.Source]
-  ) -> Bool {
-    a.count == b.count
-      && zip(a, b).allSatisfy {
-        $0.scope == $1.scope && $0.document.isSecret == $1.document.isSecret
-          && $0.document.root.isIdentical(to: $1.document.root)
-      }
   }
 }

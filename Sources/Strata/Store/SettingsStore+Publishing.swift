@@ -1,27 +1,20 @@
 /// Publishing a new snapshot: the settings it changes, and the events it means.
 extension SettingsStore {
-  /// Tells the registered settings about a new snapshot (outside all locks; a setting ignores a
-  /// snapshot older than one it has seen). Only settings whose keys the change touched resolve again;
-  /// the others, if they had seen `previous`, just move to the new generation with their cached value.
-  func publish(_ snapshot: Snapshot, previous: Snapshot, affected: Set<String>) {
-    let registry = state.withLock { state in state.registry.boxes }
-    var applied: Set<String> = []
+  /// Tells the settings whose keys (or old keys) the change touched about a new snapshot (outside all
+  /// locks; a setting ignores a snapshot older than one it has seen). The others are not visited: the
+  /// change log tells them on their next read that their cached value still holds.
+  func publish(_ snapshot: Snapshot, changes: Snapshot.Changes) {
+    changeLog.record(generation: snapshot.generation, affected: changes.everything ? nil : changes.affected)
+    let boxes = state.withLock { state in
+      changes.everything ? state.registry.allBoxes : state.registry.boxes(reading: changes.affected)
+    }
     var diagnostics: [String: [Diagnostic]] = [:]
-    for (key, boxes) in registry {
-      let isAffected = affected.contains(key)
-      for box in boxes {
-        if !isAffected && !box.readsAlias(in: affected)
-          && box.advance(from: previous.generation, to: snapshot.generation)
-        {
-          continue
-        }
-        applied.insert(key)
-        let found = box.apply(snapshot)
-        if !found.isEmpty { diagnostics[key, default: []] += found }
-      }
+    for box in boxes {
+      let found = box.apply(snapshot)
+      diagnostics[box.key, default: []] += found
     }
     state.withLock { state in
-      for key in applied { state.settingDiagnostics[key] = diagnostics[key] }
+      for (key, found) in diagnostics { state.settingDiagnostics[key] = found.isEmpty ? nil : found }
     }
   }
 

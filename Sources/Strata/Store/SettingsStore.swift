@@ -37,6 +37,9 @@ public final class SettingsStore: Sendable {
   public let writeTarget: WriteTarget
   /// The last good document of every file the store read.
   let cache = DocumentCache()
+  /// The keys recent generations changed: settings that a reload did not touch catch up on their next
+  /// read from it.
+  let changeLog = ChangeLog()
 
   struct State {
     /// The last good contents of each layer (by index in `stack.layers`).
