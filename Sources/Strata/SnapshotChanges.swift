@@ -63,7 +63,7 @@ extension Snapshot {
   /// place in `previous`, in document order; `nil` when the documents do not line up.
   private func differences(since previous: Snapshot) -> LeafDifferences? {
     guard sources.count == previous.sources.count else { return nil }
-    var walk = LeafDifferences()
+    var walk = LeafDifferences(roots: (sources + previous.sources).map(\.document.root))
     for (new, old) in zip(sources, previous.sources) {
       guard new.scope == old.scope, new.document.path == old.document.path else { return nil }
       if new.document.isSecret != old.document.isSecret {
@@ -99,7 +99,15 @@ extension Snapshot {
 
 /// A walk of two trees that collects the leaf keys where they differ (in value or origin, or where one
 /// has a leaf the other does not), skipping subtrees the two share.
+///
+/// Where a node appears, goes away, or turns from a table into a value or back, the merged result at
+/// that path may change in the other documents' leaves too (a value in a middle layer hides the tables
+/// below it), so the leaves every document has there are collected as well.
 struct LeafDifferences {
+  /// The roots of every document of both snapshots.
+  let roots: [SettingValue]
+
+  init(roots: [SettingValue]) { self.roots = roots }
   private(set) var found: [(key: String, names: [String])] = []
   /// Whether anything differs: a leaf, or the origin of a table.
   var differ: Bool { !found.isEmpty || tableOriginsDiffer }
@@ -125,17 +133,16 @@ struct LeafDifferences {
       }
       for entry in b.storage {
         path.append(entry.key)
-        if let before = a[entry.key] { compare(before, entry.value) } else { addLeaves(of: entry.value) }
+        if let before = a[entry.key] { compare(before, entry.value) } else { addLeavesEverywhere() }
         path.removeLast()
       }
       for entry in a.storage where b[entry.key] == nil {
         path.append(entry.key)
-        addLeaves(of: entry.value)
+        addLeavesEverywhere()
         path.removeLast()
       }
     case (.table, _), (_, .table):
-      addLeaves(of: old)
-      addLeaves(of: new)
+      addLeavesEverywhere()
     default:
       if !old.isIdentical(to: new) { add() }
     }
@@ -151,6 +158,14 @@ struct LeafDifferences {
       path.append(entry.key)
       addLeaves(of: entry.value)
       path.removeLast()
+    }
+  }
+
+  /// Adds every leaf any document has at or below ``path``.
+  private mutating func addLeavesEverywhere() {
+    let names = path
+    for root in roots {
+      if let node = root.value(atComponents: names) { addLeaves(of: node) }
     }
   }
 

@@ -37,6 +37,18 @@ final class TLSServerSettings: SettingsGroup, @unchecked Sendable {
   @Setting var port = 8080
 }
 
+/// Like `LabelSettings` with a plain string (`CountedLabel`'s count belongs to one test).
+final class PlainLabelSettings: SettingsGroup, @unchecked Sendable {
+  override class var section: String { "labels" }
+  @Setting var first = "default"
+}
+
+final class RenamedReloadSettings: SettingsGroup, @unchecked Sendable {
+  override class var section: String { "pool" }
+  @Setting(key: "max_connections", aliases: ["maxConn"]) var maxConnections = 10
+  @Setting var idle = 1
+}
+
 /// A reload resolves again only the settings whose keys it touched; the rest keep their cached values.
 @Suite struct SelectiveReloadTests {
   @Test func anEditResolvesOnlyTheSettingsItTouches() async throws {
@@ -97,6 +109,61 @@ final class TLSServerSettings: SettingsGroup, @unchecked Sendable {
       #expect(await eventually(ports, equals: 2))
       #expect(server.port == 2)
       #expect(store.diagnostics.contains { $0.error.message.contains("found \"80a\"") })
+    }
+  }
+
+  @Test func aSettingUntouchedByMoreReloadsThanTheLogHoldsStillReadsRight() throws {
+    try withTemporaryDirectory { dir in
+      let path = dir + "/app.ini"
+      try write("[labels]\nfirst = one\n[server]\nport = 0\n", to: path)
+      let store = SettingsStore(layers: [FileLayer(scope: .system, files: [path])])
+      let labels = PlainLabelSettings(store: store)
+      let server = TLSServerSettings(store: store)
+      #expect(labels.first == "one")
+      for port in 1...(ChangeLog.capacity + 3) {
+        try write("[labels]\nfirst = one\n[server]\nport = \(port)\n", to: path)
+        store.reload(paths: [path])
+        #expect(server.port == port)
+      }
+      #expect(labels.first == "one")
+      try write("[labels]\nfirst = two\n[server]\nport = 0\n", to: path)
+      store.reload(paths: [path])
+      #expect(labels.first == "two")
+      #expect(server.port == 0)
+    }
+  }
+
+  @Test func anEditOfAnOldKeyReachesTheRenamedSetting() async throws {
+    try await withTemporaryDirectory { dir in
+      let path = dir + "/app.ini"
+      try write("[pool]\nmaxConn = 5\nidle = 2\n", to: path)
+      let store = SettingsStore(layers: [FileLayer(scope: .system, files: [path])])
+      let pool = RenamedReloadSettings(store: store)
+      #expect(pool.maxConnections == 5)
+      let changes = pool.$maxConnections.changes
+      try write("[pool]\nmaxConn = 7\nidle = 2\n", to: path)
+      store.reload(paths: [path])
+      #expect(await eventually(changes, equals: 7))
+      #expect(pool.maxConnections == 7)
+      #expect(pool.idle == 2)
+    }
+  }
+
+  @Test func aLeafThatBecomesATableAndBackReachesItsSetting() throws {
+    try withTemporaryDirectory { dir in
+      let path = dir + "/app.json"
+      try write(#"{"server": {"port": 1}}"#, to: path)
+      let store = SettingsStore(layers: [FileLayer(scope: .system, files: [path])])
+      let server = TLSServerSettings(store: store)
+      #expect(server.port == 1)
+      // `port` is a table now: it does not convert, and the running value is kept (a rejected edit).
+      try write(#"{"server": {"port": {"value": 2}}}"#, to: path)
+      store.reload(paths: [path])
+      #expect(server.port == 1)
+      #expect(store.diagnostics.contains { $0.error.message.contains("server.port") })
+      try write(#"{"server": {"port": 3}}"#, to: path)
+      store.reload(paths: [path])
+      #expect(server.port == 3)
     }
   }
 }
