@@ -14,7 +14,7 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   private(set) var storage: [Entry] = []
   /// Key → position, built only once the table grows past ``linearLimit``: most tables hold a few dozen
   /// keys or fewer, where comparing short strings beats hashing every key (and growing a dictionary).
-  private var index: [String: Int]? = nil
+  private var index: KeyIndex? = nil
   static let linearLimit = 32
 
   /// An empty table.
@@ -33,7 +33,7 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   }
 
   /// A table of distinct entries with their index (key → position) when a builder has made one.
-  init(distinctEntries: [Entry], index: [String: Int]?) {
+  init(distinctEntries: [Entry], index: KeyIndex?) {
     storage = distinctEntries
     if let index, index.count == storage.count {
       self.index = index
@@ -62,7 +62,7 @@ public struct SettingTable: Sendable, Equatable, Sequence {
 
   /// The position of a key in the table's order, or `nil`.
   func position(ofKey key: String) -> Int? {
-    if let index { return index[key] }
+    if let index { return index.position(of: key, hash: KeyHash.of(key)) { storage[$0].key } }
     return storage.firstIndex { $0.key == key }
   }
 
@@ -75,25 +75,20 @@ public struct SettingTable: Sendable, Equatable, Sequence {
           storage[position].value = newValue
         } else {
           if index != nil {
-            index![key] = storage.count
+            index!.insert(key, hash: KeyHash.of(key), at: storage.count, earlier: storage.lazy.map(\.key))
           }
           storage.append(Entry(key: key, value: newValue))
           if index == nil && storage.count > Self.linearLimit { buildIndex() }
         }
       } else if let position = position(ofKey: key) {
         storage.remove(at: position)
-        if index != nil {
-          index![key] = nil
-          for i in position..<storage.count { index![storage[i].key] = i }
-        }
+        if index != nil { buildIndex() }
       }
     }
   }
 
   private mutating func buildIndex() {
-    var built = [String: Int](minimumCapacity: storage.count * 2)
-    for (position, entry) in storage.enumerated() { built[entry.key] = position }
-    index = built
+    index = KeyIndex(storage.lazy.map(\.key))
   }
 
   /// Whether the table has the key.

@@ -7,9 +7,10 @@
 struct TableBuilder {
   /// The entries, in file order.
   private(set) var entries: [SettingTable.Entry] = []
-  /// ``KeyHash`` of each entry's key (0 once the dictionary is built: it is not read any more).
+  /// ``KeyHash`` of each entry's key.
   private var hashes: [UInt32] = []
-  private var index: [String: Int]? = nil
+  /// Past ``SettingTable/linearLimit`` keys: the index, handed to the finished table.
+  private var index: KeyIndex? = nil
 
   /// An empty table with room for `capacity` keys.
   init(capacity: Int = 0) {
@@ -25,10 +26,10 @@ struct TableBuilder {
   /// The position of a key, or `nil`.
   /// - Parameter hash: the key's ``KeyHash``.
   func position(of key: String, hash: UInt32) -> Int? {
-    if let index { return index[key] }
+    if let index { return index.position(of: key, hash: hash) { entries[$0].key } }
     for position in hashes.indices {
       let other = hashes[position]
-      if (other == hash || other == 0 || hash == 0) && entries[position].key == key { return position }
+      if other == hash && entries[position].key == key { return position }
     }
     return nil
   }
@@ -42,14 +43,17 @@ struct TableBuilder {
       return position
     }
     if index != nil {
-      index![key] = entries.count
+      index!.insert(key, hash: hash, at: entries.count, earlier: entries.lazy.map(\.key))
     } else if entries.count == SettingTable.linearLimit {
-      var built = [String: Int](minimumCapacity: SettingTable.linearLimit * 4)
-      for (position, existing) in entries.enumerated() { built[existing.key] = position }
-      built[key] = entries.count
+      var built = KeyIndex(capacity: SettingTable.linearLimit * 4)
+      for (position, existing) in entries.enumerated() {
+        built.insert(
+          existing.key, hash: hashes[position], at: position, earlier: entries[..<position].lazy.map(\.key))
+      }
+      built.insert(key, hash: hash, at: entries.count, earlier: entries.lazy.map(\.key))
       index = built
     }
-    hashes.append(index == nil ? hash : 0)
+    hashes.append(hash)
     entries.append(SettingTable.Entry(key: key, value: value))
     return nil
   }
@@ -58,11 +62,7 @@ struct TableBuilder {
   mutating func remove(at position: Int) {
     entries.remove(at: position)
     hashes.remove(at: position)
-    if index != nil {
-      var built = [String: Int](minimumCapacity: entries.count * 2)
-      for (position, existing) in entries.enumerated() { built[existing.key] = position }
-      index = built
-    }
+    if index != nil { index = KeyIndex(entries.lazy.map(\.key)) }
   }
 
   /// The finished table; the builder is left empty.
