@@ -42,7 +42,21 @@ public enum SettingKey {
     if key.isEmpty { return [] }
     // The common case, a key with no quoted name, splits without looking at each character twice.
     if !key.utf8.contains(UInt8(ascii: "\"")) {
-      return key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      // Over the UTF-8 bytes: splitting the `String` itself would find grapheme boundaries, which costs
+      // more than the rest of a lookup. A dot is one byte, so every piece ends on a scalar boundary.
+      let utf8 = key.utf8
+      var names: [String] = []
+      var start = utf8.startIndex
+      var index = start
+      while index != utf8.endIndex {
+        if utf8[index] == UInt8(ascii: ".") {
+          names.append(String(Substring(utf8[start..<index])))
+          start = utf8.index(after: index)
+        }
+        index = utf8.index(after: index)
+      }
+      names.append(String(Substring(utf8[start..<utf8.endIndex])))
+      return names
     }
     var names: [String] = []
     var scalars = key.unicodeScalars[...]

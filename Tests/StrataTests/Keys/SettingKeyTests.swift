@@ -3,6 +3,13 @@ import Testing
 @testable import Strata
 
 @Suite struct SettingKeyTests {
+  @Test(arguments: ["a", "a.b", "a..b", ".a", "a.", "é.ß.日本", "e\u{301}.x", "👩‍👩‍👧.k"])
+  func unquotedKeysSplitAtEveryDot(key: String) {
+    #expect(
+      SettingKey.names(in: key)
+        == key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+  }
+
   @Test(arguments: [
     (["server", "port"], "server.port"),
     (["a.b"], #""a.b""#),
