@@ -276,7 +276,6 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   func apply(_ snapshot: Snapshot) -> [Diagnostic] {
     let key = self.key
     let resolved = resolve(in: snapshot, key: key)
-    let encoded: SettingValue? = resolved.value.flatMap { try? encode($0) }
     let restartRequired = traits.contains(.restartRequired)
     let isSecret = traits.contains(.secret)
     let (listeners, observe, notices) = state.withLock {
@@ -301,6 +300,10 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       }
       state.rejection = resolved.rejectedTop
       state.isHoldingLastGood = false
+      // The encoded form compares typed values; only a setting someone listens to (or one fixed at its
+      // first value) needs it: most settings of a large configuration have no stream or observer.
+      let listens = !state.continuations.isEmpty || state.observe != nil || restartRequired
+      let encoded: SettingValue? = listens ? resolved.value.flatMap { try? encode($0) } : nil
       if state.isRunningValueFixed {
         let running: SettingValue? = state.value.flatMap { try? encode($0) }
         guard !(running == encoded) else { return ([], nil, notices + [.noLongerPending]) }
@@ -318,9 +321,13 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
         state.isRunningValueFixed = restartRequired && state.delivered != nil && state.value != nil
       }
       state.hasRunningValue = true
+      guard listens else {
+        state.delivered = nil
+        return ([], nil, notices)
+      }
       let first = state.delivered == nil
       let changed = !first && !(state.delivered == encoded)
-      state.delivered = encoded ?? SettingValue(.string(""), origin: .codeDefault)
+      state.delivered = encoded ?? Self.deliveredNothing
       guard changed else { return ([], nil, notices) }
       return (Array(state.continuations.values), state.observe, notices)
     }
@@ -385,6 +392,14 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     return (value, state.withLock { $0.origin })
   }
 
+  /// What `delivered` holds for a setting without a value (a required one that is missing).
+  private static var deliveredNothing: SettingValue { SettingValue(.string(""), origin: .codeDefault) }
+
+  /// The value a new listener starts from (later applies tell it of changes from there).
+  private func deliveredBaseline(_ state: State) -> SettingValue {
+    state.value.flatMap { try? encode($0) } ?? Self.deliveredNothing
+  }
+
   /// A stream of every later change of the typed value.
   func changes() -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(64))
@@ -402,7 +417,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   private func subscribe(_ continuation: AsyncStream<Value>.Continuation) {
     let id = state.withLock { state in
-      if state.delivered == nil { state.delivered = state.value.flatMap { try? encode($0) } }
+      if state.delivered == nil { state.delivered = deliveredBaseline(state) }
       let id = state.nextContinuation
       state.nextContinuation += 1
       state.continuations[id] = continuation
@@ -435,7 +450,10 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   @usableFromInline
   func installObserver(_ hook: @escaping @Sendable () -> Void) {
-    state.withLock { state in if state.observe == nil { state.observe = hook } }
+    state.withLock { state in
+      if state.observe == nil { state.observe = hook }
+      if state.delivered == nil { state.delivered = deliveredBaseline(state) }
+    }
     hasObserverHook.store(true, ordering: .releasing)
   }
 }
