@@ -18,7 +18,10 @@ package enum EnvironmentNames {
 
   /// The generated name without `PREFIX_`: `server.maxConnections` → `SERVER_MAX_CONNECTIONS`.
   static func unprefixedName(forKey key: String) -> String {
-    SettingKey.names(in: key).map(screamingSnake).filter { !$0.isEmpty }.joined(separator: "_")
+    // An ASCII key without quoted names in one pass: a dot is a separator like any other punctuation,
+    // so the whole key converts as its names joined by `_` do (a registration computes this per key).
+    if !key.utf8.contains(UInt8(ascii: "\"")), let name = asciiScreamingSnake(key) { return name }
+    return SettingKey.names(in: key).map(screamingSnake).filter { !$0.isEmpty }.joined(separator: "_")
   }
 
   /// The key a variable maps to when it matches no known key: the part after `PREFIX_`, split at `__`,

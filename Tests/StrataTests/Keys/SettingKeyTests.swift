@@ -84,3 +84,25 @@ import Testing
     #expect(EnvironmentNames.fallbackKey(forVariable: "DEMO_DB__POOL_SIZE", prefix: "DEMO") == "db.pool_size")
   }
 }
+
+/// The one-pass environment name of an ASCII key is the names' names joined by `_`.
+@Suite struct EnvironmentNameOfAKeyTests {
+  @Test func theWholeKeyConvertsAsItsNamesDo() {
+    let parts = [
+      "a", "B", "maxConnections", "TLSCert", "http2Port", "x-y", "_z", "q_", "-", "A1", "9b", "ABc", "", "é",
+    ]
+    var checked = 0
+    for first in parts {
+      for second in parts {
+        for third in ["", "cert", "Key"] {
+          let key = third.isEmpty ? first + "." + second : first + "." + second + "." + third
+          let joined = SettingKey.names(in: key).map(EnvironmentNames.screamingSnake).filter { !$0.isEmpty }
+            .joined(separator: "_")
+          #expect(EnvironmentNames.unprefixedName(forKey: key) == joined, "\(key)")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == parts.count * parts.count * 3)
+  }
+}
