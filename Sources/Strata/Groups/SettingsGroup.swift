@@ -65,24 +65,7 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   }
 
   private func discover() {
-    var mirror: Mirror? = Mirror(reflecting: self)
-    var levels: [Mirror] = []
-    while let current = mirror, current.subjectType != SettingsGroup.self {
-      levels.append(current)
-      mirror = current.superclassMirror
-    }
-    // Superclass settings first, in declaration order.
-    for level in levels.reversed() {
-      for child in level.children {
-        guard var label = child.label else { continue }
-        if label.hasPrefix("_") { label.removeFirst() }
-        if let setting = child.value as? any SettingProperty {
-          settings.append((label, setting.anyBox))
-        } else if let group = child.value as? SettingsGroup {
-          groups.append((label, group))
-        }
-      }
-    }
+    (settings, groups) = GroupLayout.members(of: self)
   }
 
   /// Binds every setting (and nested group) to `store` under `sectionPath`.
