@@ -8,8 +8,20 @@ struct DeclaredKeys: Sendable {
   /// The keys of `Bool` settings: on a command line, a bare `--debug` before a positional argument is
   /// the flag, not that argument's option.
   private(set) var flags: Set<String> = []
-  /// The keys by generated environment name, without the prefix (`SERVER_PORT`).
-  private(set) var keysByName: [String: [String]] = [:]
+  /// The key of each generated environment name, without the prefix (`SERVER_PORT`); a name that
+  /// several keys generate has its others in `moreKeysByName` (one dictionary value per key, not an
+  /// array: a registry of 100,000 settings would hold 100,000 one-element arrays).
+  private var keyByName: [String: String] = [:]
+  private var moreKeysByName: [String: [String]] = [:]
+
+  /// The keys whose generated name (without the prefix) is `name`.
+  func keys(named name: String) -> [String] {
+    guard let first = keyByName[name] else { return [] }
+    return [first] + (moreKeysByName[name] ?? [])
+  }
+
+  /// Every generated name (without the prefix).
+  var names: Dictionary<String, String>.Keys { keyByName.keys }
 
   /// No keys.
   init() {}
@@ -27,7 +39,8 @@ struct DeclaredKeys: Sendable {
     if isFlag { flags.insert(key) }
     members.insert(key)
     keys.append(key)
-    keysByName[EnvironmentNames.unprefixedName(forKey: key), default: []].append(key)
+    let name = EnvironmentNames.unprefixedName(forKey: key)
+    if keyByName[name] == nil { keyByName[name] = key } else { moreKeysByName[name, default: []].append(key) }
   }
 
   /// Forgets a key.
@@ -36,7 +49,8 @@ struct DeclaredKeys: Sendable {
     flags.remove(key)
     keys.removeAll { $0 == key }
     let name = EnvironmentNames.unprefixedName(forKey: key)
-    keysByName[name]?.removeAll { $0 == key }
-    if keysByName[name]?.isEmpty == true { keysByName[name] = nil }
+    var remaining = keys(named: name).filter { $0 != key }
+    keyByName[name] = remaining.isEmpty ? nil : remaining.removeFirst()
+    moreKeysByName[name] = remaining.isEmpty ? nil : remaining
   }
 }

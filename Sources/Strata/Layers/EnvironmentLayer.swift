@@ -115,7 +115,7 @@ private struct KnownNames {
       if !keys.contains(key) { keys.append(key) }
     }
     for table in declared {
-      for key in table.keysByName[String(name)] ?? [] { add(key) }
+      for key in table.keys(named: String(name)) { add(key) }
     }
     for document in documents {
       for key in document.environmentIndex.keys(named: name, in: document.root) { add(key) }
@@ -126,7 +126,7 @@ private struct KnownNames {
   /// Generated names (without the prefix) a mistyped `name` may have meant: every declared one, and
   /// those near it in each document.
   func names(near name: Substring) -> [String] {
-    declared.flatMap(\.keysByName.keys)
+    declared.flatMap(\.names)
       + documents.flatMap { $0.environmentIndex.nearbyNames(to: name, in: $0.root) }
   }
 }

@@ -2,8 +2,10 @@
 /// their environment names (old names too), and the keys of secrets. A value kept in the store's state,
 /// guarded by its lock.
 struct SettingRegistry {
-  /// The boxes by key (several groups may declare the same key).
-  private(set) var boxes: [String: [any AnySettingBox]] = [:]
+  /// The first box of each key; a key that several groups declare has its others in `moreBoxes` (one
+  /// dictionary value per setting, not a one-element array for each).
+  private var firstBoxes: [String: any AnySettingBox] = [:]
+  private var moreBoxes: [String: [any AnySettingBox]] = [:]
   /// The boxes by old key (alias), for the few renamed settings.
   private var boxesByAlias: [String: [any AnySettingBox]] = [:]
   /// Every declared key and alias, in declaration order.
@@ -12,16 +14,20 @@ struct SettingRegistry {
   private(set) var secretKeys: Set<String> = []
 
   /// The boxes declared for `key`.
-  subscript(key: String) -> [any AnySettingBox]? { boxes[key] }
+  subscript(key: String) -> [any AnySettingBox]? {
+    firstBoxes[key].map { [$0] + (moreBoxes[key] ?? []) }
+  }
 
   /// Every box.
-  var allBoxes: [any AnySettingBox] { boxes.values.flatMap { $0 } }
+  var allBoxes: [any AnySettingBox] { Array(firstBoxes.values) + moreBoxes.values.flatMap { $0 } }
 
   /// The boxes that read any of `keys`, as their key or as an old key, each once.
   func boxes(reading keys: Set<String>) -> [any AnySettingBox] {
     var found: [any AnySettingBox] = []
     for key in keys {
-      if let declared = boxes[key] { found += declared }
+      guard let first = firstBoxes[key] else { continue }
+      found.append(first)
+      if let more = moreBoxes[key] { found += more }
     }
     guard !boxesByAlias.isEmpty else { return found }
     var seen = Set(found.map(ObjectIdentifier.init))
@@ -34,7 +40,7 @@ struct SettingRegistry {
   }
 
   /// The first box of each declared key, in declaration order (what the schema describes).
-  var declaredBoxes: [any AnySettingBox] { declared.keys.compactMap { boxes[$0]?.first } }
+  var declaredBoxes: [any AnySettingBox] { declared.keys.compactMap { firstBoxes[$0] } }
 
   /// Adds boxes.
   /// - Returns: the keys (and old names) that became known, and whether a new secret key was added.
@@ -42,7 +48,7 @@ struct SettingRegistry {
     var added: [String] = []
     var addedSecret = false
     for box in new {
-      if boxes[box.key] == nil {
+      if firstBoxes[box.key] == nil {
         declared.add(box.key, isFlag: box.isFlag)
         added.append(box.key)
       }
@@ -54,7 +60,11 @@ struct SettingRegistry {
         added.append(alias)
       }
       if box.traits.contains(.secret) && secretKeys.insert(box.key).inserted { addedSecret = true }
-      boxes[box.key, default: []].append(box)
+      if firstBoxes[box.key] == nil {
+        firstBoxes[box.key] = box
+      } else {
+        moreBoxes[box.key, default: []].append(box)
+      }
     }
     return (added, addedSecret)
   }
@@ -64,13 +74,14 @@ struct SettingRegistry {
   mutating func remove(_ old: [any AnySettingBox]) -> [String] {
     var removed: [String] = []
     for box in old {
-      boxes[box.key]?.removeAll { $0 === box }
+      var remaining = (self[box.key] ?? []).filter { $0 !== box }
+      firstBoxes[box.key] = remaining.isEmpty ? nil : remaining.removeFirst()
+      moreBoxes[box.key] = remaining.isEmpty ? nil : remaining
       for alias in box.aliases {
         boxesByAlias[alias]?.removeAll { $0 === box }
         if boxesByAlias[alias]?.isEmpty == true { boxesByAlias[alias] = nil }
       }
-      guard boxes[box.key]?.isEmpty == true else { continue }
-      boxes[box.key] = nil
+      guard firstBoxes[box.key] == nil else { continue }
       declared.remove(box.key)
       for alias in box.aliases { declared.remove(alias) }
       secretKeys.remove(box.key)
@@ -81,9 +92,9 @@ struct SettingRegistry {
 
   /// The first key declared read-only at, above or inside `key`.
   func readOnlyKey(touching key: String) -> String? {
-    boxes.first { entry in
-      entry.value.contains { $0.traits.contains(.readOnly) }
-        && (SettingKey.isKey(entry.key, within: key) || SettingKey.isKey(key, within: entry.key))
+    allBoxes.first { box in
+      box.traits.contains(.readOnly)
+        && (SettingKey.isKey(box.key, within: key) || SettingKey.isKey(key, within: box.key))
     }?.key
   }
 }

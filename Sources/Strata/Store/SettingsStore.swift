@@ -159,7 +159,7 @@ public final class SettingsStore: Sendable {
   public func shutdown() {
     let (boxes, continuations) = state.withLock { state in
       defer { state.eventContinuations = [:] }
-      return (state.registry.boxes.values.flatMap { $0 }, Array(state.eventContinuations.values))
+      return (state.registry.allBoxes, Array(state.eventContinuations.values))
     }
     for box in boxes { box.finish() }
     for continuation in continuations { continuation.finish() }

@@ -51,7 +51,7 @@ final class SoakedSettings: SettingsGroup, @unchecked Sendable {
       try write("[soak]\nvalue = 0\n", to: path)
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [path])])
       let settings = SoakedSettings(store: store)
-      let registered = store.state.withLock { $0.registry.boxes.values.map(\.count).reduce(0, +) }
+      let registered = store.state.withLock { $0.registry.allBoxes.count }
       for cycle in 1...cycles {
         let changes = settings.$value.changes
         let waiting = Task {
@@ -74,7 +74,7 @@ final class SoakedSettings: SettingsGroup, @unchecked Sendable {
       #expect(settings.$value.box.state.withLock { $0.continuations.count } == 0)
       #expect(settings.$name.box.state.withLock { $0.continuations.count } == 0)
       #expect(store.state.withLock { $0.eventContinuations.count } == 0)
-      #expect(store.state.withLock { $0.registry.boxes.values.map(\.count).reduce(0, +) } == registered)
+      #expect(store.state.withLock { $0.registry.allBoxes.count } == registered)
     }
   }
 }
