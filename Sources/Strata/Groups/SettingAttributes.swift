@@ -95,7 +95,13 @@ public struct SettingValidation<Value>: Sendable {
   public let summary: String
   let check: @Sendable (Value) -> Bool
   /// The bounds of a numeric range, for the JSON Schema's `minimum` and `maximum`.
-  var bounds: (minimum: SettingValue, maximum: SettingValue)?
+  var bounds: (minimum: SettingValue, maximum: SettingValue)? {
+    get { boundValues.count == 2 ? (boundValues[0], boundValues[1]) : nil }
+    set { boundValues = newValue.map { [$0.minimum, $0.maximum] } ?? [] }
+  }
+  /// The bounds, in an array: every setting's box holds an optional validation, and two values inline
+  /// would make each box 130 bytes larger.
+  private var boundValues: [SettingValue] = []
 
   /// A check with a message: `SettingValidation("must be even") { $0 % 2 == 0 }`.
   public init(_ summary: String, _ check: @escaping @Sendable (Value) -> Bool) {
