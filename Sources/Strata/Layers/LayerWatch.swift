@@ -63,3 +63,11 @@ public final class LayerWatch: Sendable {
     for observer in observers { observer(paths) }
   }
 }
+
+/// A layer whose signals are exactly its watch's file signals (``LayerWatch/fileChanges()``): the
+/// store's run loop takes them from the watcher directly, on the watcher's thread, instead of through
+/// the layer's stream and a task forwarding it (one task hop per edit instead of three).
+protocol SignalsFromFiles: Layer {}
+
+extension FileLayer: SignalsFromFiles {}
+extension KeyPerFileLayer: SignalsFromFiles {}

@@ -50,12 +50,16 @@ extension SettingsStore {
     let (signals, continuation) = AsyncStream<Signal>.makeStream()
     await withTaskCancellationHandler {
       await withTaskGroup(of: Void.self) { group in
-        group.addTask { await files.run() }
         let waiting = await fetchWaitingLayers(nil)
         if !waiting.isEmpty { rebuild(reloading: Set(waiting.keys), fetched: waiting) }
         for (index, layer) in stack.layers.enumerated() {
           let watch = LayerWatch(paths: paths(ofLayer: index), options: stack.options, files: files)
           state.withLock { $0.watches[index] = watch }
+          if layer is any SignalsFromFiles {
+            // Straight from the watcher's thread into this loop: one task hop from the event.
+            files.subscribe(watch, receive: { continuation.yield(.layer(index, $0)) })
+            continue
+          }
           guard let changes = layer.changes(watch) else { continue }
           group.addTask {
             for await change in changes { continuation.yield(.layer(index, change)) }
