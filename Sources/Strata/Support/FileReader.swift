@@ -39,35 +39,31 @@ enum FileReader {
       throw tooLarge(reportedAs, limit)
     }
     // Read until EOF rather than trusting st_size: files in /proc and pipes report 0. The file is read
-    // straight into the array (one byte more than its size, to see the end in the same call), in
-    // chunks as it grows: no zeroed buffer, no copy (a reload of a small file is a few microseconds).
+    // straight into uninitialized arrays (one byte more than its size, to see the end in the same
+    // call), then in chunks while it grows: no zeroed buffer and no copy for a file that keeps its size.
     var bytes: [UInt8] = []
-    var capacity = Int(info.st_size) + 1
+    var request = Int(info.st_size) + 1
     while true {
       var failure: Int32?
-      let start = bytes.count
-      bytes.append(contentsOf: repeatElement(0, count: capacity - start))
-      let filled = bytes.withUnsafeMutableBytes { buffer -> Int in
-        var filled = start
-        while filled < buffer.count {
-          let count = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+      let chunk = [UInt8](unsafeUninitializedCapacity: request) { buffer, initialized in
+        while initialized < buffer.count {
+          let count = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
           if count < 0 {
             if errno == EINTR { continue }
             failure = errno
-            break
+            return
           }
-          if count == 0 { break }
-          filled += count
+          if count == 0 { return }
+          initialized += count
         }
-        return filled
       }
-      bytes.removeSubrange(filled...)
       if let failure {
         throw StrataError(.unreadable, "cannot read: \(describe(errno: failure))", path: reportedAs)
       }
+      if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
       if bytes.count > limit { throw tooLarge(reportedAs, limit) }
-      if filled < capacity { return bytes }  // end of file
-      capacity = min(max(capacity * 2, 64 * 1024), limit < Int.max ? limit + 1 : limit)
+      if chunk.count < request { return bytes }  // end of file
+      request = min(max(bytes.count, 64 * 1024), limit - bytes.count + 1)
     }
   }
 
