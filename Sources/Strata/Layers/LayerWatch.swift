@@ -65,8 +65,8 @@ public final class LayerWatch: Sendable {
 }
 
 /// A layer whose signals are exactly its watch's file signals (``LayerWatch/fileChanges()``): the
-/// store's run loop takes them from the watcher directly, on the watcher's thread, instead of through
-/// the layer's stream and a task forwarding it (one task hop per edit instead of three).
+/// store takes them from the watcher directly and loads the layer again on the watcher's thread,
+/// instead of hearing them through the layer's stream and two tasks (no task hop instead of three).
 protocol SignalsFromFiles: Layer {}
 
 extension FileLayer: SignalsFromFiles {}

@@ -7,9 +7,9 @@ extension SettingsStore {
   /// File layers hear from one inotify watcher for the whole store, and load again on the watcher's
   /// thread as soon as an edit is seen (settings' streams and observers hear of it from there); a layer
   /// that pushes its own signals (a remote source) is listened to by this task, and one that must wait
-  /// to load is fetched when the loop starts and after each of its signals. A file whose content is unchanged (a `touch`, an
-  /// identical rewrite, the echo of the store's own write) changes nothing. Watcher fallbacks are
-  /// reported as ``StoreEvent/watcherFallback(path:message:)`` events.
+  /// to load is fetched when the loop starts and after each of its signals. A file whose content is
+  /// unchanged (a `touch`, an identical rewrite, the echo of the store's own write) changes nothing.
+  /// Watcher fallbacks are reported as ``StoreEvent/watcherFallback(path:message:)`` events.
   /// - Parameters:
   ///   - reloadOnHangup: also read everything again on `SIGHUP` (installs a process-wide handler; see
   ///     ``catchHangupSignals()`` to catch one that comes during start-up).

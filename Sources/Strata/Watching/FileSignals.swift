@@ -4,9 +4,9 @@
 /// directory.
 ///
 /// The watcher hands its batches here on the thread that finds them (the inotify hub's), and they go
-/// on to each concerned subscriber at once: the store's run loop hears of an edit in one task hop, with
-/// no task in between (a hop costs a thread wake-up, tens of microseconds; see
-/// `Documentation/EditLatency.md`).
+/// on to each concerned subscriber at once, with no task in between: the store reloads a file layer
+/// right there, and a layer's stream gets its signal one task hop from the kernel's event (a hop costs
+/// a thread wake-up, tens of microseconds; see `Documentation/EditLatency.md`).
 final class FileSignals: Sendable {
   private struct Subscriber {
     /// The layer's paths as the app sees them, by the absolute path on disk the watcher reports.
@@ -47,8 +47,9 @@ final class FileSignals: Sendable {
   }
 
   /// Signals for the paths of `watch`, following them as they change, handed to `receive` on the
-  /// watcher's thread (the store's run loop, for its file layers: no task in between). `receive` must
-  /// be quick. `finish` is called once the watcher stops.
+  /// watcher's thread (the store reloads its file layers there: no task in between); while `receive`
+  /// runs, the hub's other watchers wait (their events queue in the kernel). `finish` is called once the
+  /// watcher stops.
   /// - Returns: the subscription, for ``unsubscribe(_:)``.
   @discardableResult
   func subscribe(

@@ -34,8 +34,8 @@ final class WatcherCore: @unchecked Sendable {
   let ownsHub: Bool
   let continuation: AsyncStream<WatchBatch>.Continuation
   /// Where batches go instead of ``continuation`` once ``deliver(to:)`` is called: the store's
-  /// ``FileSignals``, called on the thread that found the batch (the hub's), so that a change reaches
-  /// the store's run loop in one task hop.
+  /// ``FileSignals``, called on the thread that found the batch (the hub's), so that the store reloads
+  /// with no task hop after the kernel's event.
   private let receiver = Locked<BatchReceiver?>(nil)
 
   init(
@@ -358,7 +358,8 @@ final class WatcherCore: @unchecked Sendable {
 }
 
 /// What a watcher's batches are handed to directly, on the thread that finds them (see
-/// ``WatcherCore/deliver(to:)``). Both calls must be quick: they hold up every watcher of the hub.
+/// ``WatcherCore/deliver(to:)``). While they run, the hub's other watchers wait: their events queue in
+/// the kernel (a queue overflow rescans everything).
 struct BatchReceiver: Sendable {
   /// Takes one batch.
   var receive: @Sendable (WatchBatch) -> Void
