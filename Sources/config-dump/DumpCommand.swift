@@ -103,15 +103,16 @@ struct DumpCommand {
     let dumped = dumped ?? store.snapshot
     let restartRequired = Set(
       schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])
-    func view(_ snapshot: Snapshot) -> Snapshot {
+    @Sendable func view(_ snapshot: Snapshot) -> Snapshot {
       schema.map {
         $0.applied(
           to: snapshot, resolvePath: stack.options.resolvePath, placesToSet: { stack.placesToSet(key: $0) })
       } ?? snapshot
     }
-    var previous = view(dumped)
-    let events = store.events
-    func printChanges() {
+    // The snapshot last printed; events come from the store's run loop, one at a time, but the lock
+    // keeps that from being a promise this code relies on.
+    let printed = LastPrinted(view(dumped))
+    @Sendable func printChanges(_ previous: inout Snapshot) {
       let current = view(store.snapshot)
       // Keys that appear later with a secret's name are redacted too, and so is the last value of one
       // that was removed.
@@ -131,18 +132,21 @@ struct DumpCommand {
     }
     // What changed between the dump and this store's first read shows now; what changes between that
     // and the watches being set is caught by one more read once ready.
-    printChanges()
-    let running = Task { await store.run(reloadOnHangup: true, onReady: { store.reload() }) }
-    for await event in events {
-      switch event {
-      case .reloaded: printChanges()
-      case .failed(let error): output(WatchLines.error(error) + "\n")
-      case .recovered(let error): output(WatchLines.recovered(error) + "\n")
-      case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
-      case .pendingRestart, .diagnosed: break
+    printed.withLock { printChanges(&$0) }
+    // Each line is written from the reload that caused it, on the store's run loop: no task hop between
+    // the edit and its line (Documentation/EditLatency.md).
+    store.observeEvents { event in
+      printed.withLock { previous in
+        switch event {
+        case .reloaded: printChanges(&previous)
+        case .failed(let error): output(WatchLines.error(error) + "\n")
+        case .recovered(let error): output(WatchLines.recovered(error) + "\n")
+        case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
+        case .pendingRestart, .diagnosed: break
+        }
       }
     }
-    running.cancel()
+    await store.run(reloadOnHangup: true, onReady: { store.reload() })
   }
 
   /// A warning for each option the chosen format cannot show, so that nothing is dropped silently.

@@ -62,11 +62,12 @@ public struct FileLayer: Layer {
     var contents = LayerContents(paths: files)
     for file in files {
       let resolved = context.options.resolvePath(file)
-      if requiresFiles, FileSystem.entry(at: resolved) == .missing {
+      let entry = requiresFiles ? FileSystem.entry(at: resolved) : nil
+      if entry == .missing {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
         continue
       }
-      if requiresFiles, FileSystem.entry(at: resolved) == .symlink, FileReader.kind(at: resolved) == nil {
+      if entry == .symlink, FileReader.kind(at: resolved) == nil {
         // Named explicitly, a link to nothing is as missing as a missing file.
         let target = FileSystem.symlinkTarget(resolved) ?? "?"
         contents.diagnostics.append(

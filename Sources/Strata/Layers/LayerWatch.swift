@@ -63,3 +63,11 @@ public final class LayerWatch: Sendable {
     for observer in observers { observer(paths) }
   }
 }
+
+/// A layer whose signals are exactly its watch's file signals (``LayerWatch/fileChanges()``): the
+/// store takes them from the watcher directly and loads the layer again on the watcher's thread,
+/// instead of hearing them through the layer's stream and two tasks (no task hop instead of three).
+protocol SignalsFromFiles: Layer {}
+
+extension FileLayer: SignalsFromFiles {}
+extension KeyPerFileLayer: SignalsFromFiles {}

@@ -38,11 +38,20 @@ extension SettingsStore {
     return stream
   }
 
+  /// Calls `body` with every event from now on, as ``events`` would give them, but at once, on the
+  /// thread that emits it (the run loop's, for a reload), until ``shutdown()``: no task hop between a
+  /// reload and its event (`config-dump --watch` prints its lines from here). `body` must be quick; it
+  /// holds up the reload.
+  package func observeEvents(_ body: @escaping @Sendable (StoreEvent) -> Void) {
+    state.withLock { $0.eventObservers.append(body) }
+  }
+
   func emit(_ event: StoreEvent) {
-    let continuations = state.withLock { state in
+    let (continuations, observers) = state.withLock { state in
       if case .failed(let error) = event { state.announcedFailures.insert(FailureMark(error)) }
-      return Array(state.eventContinuations.values)
+      return (Array(state.eventContinuations.values), state.eventObservers)
     }
+    for observer in observers { observer(event) }
     for continuation in continuations { continuation.yield(event) }
   }
 
@@ -50,7 +59,7 @@ extension SettingsStore {
   /// a `failed` event). It costs a walk of every key, so it runs only while someone subscribes: after a
   /// reload, and when the run loop starts (settings declared since then may have made keys unknown).
   func reportNewDiagnostics() {
-    guard state.withLock({ !$0.eventContinuations.isEmpty }) else { return }
+    guard state.withLock({ !$0.eventContinuations.isEmpty || !$0.eventObservers.isEmpty }) else { return }
     report(diagnostics, replacing: true)
   }
 

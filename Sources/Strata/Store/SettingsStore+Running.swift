@@ -4,11 +4,12 @@ extension SettingsStore {
   /// Listens to every layer's signals and reloads what changed, until the task is cancelled (shaped
   /// like a swift-service-lifecycle `Service`).
   ///
-  /// File layers hear from one inotify watcher for the whole store; a layer that pushes its own signals
-  /// (a remote source) is listened to the same way, and one that must wait to load is fetched when the
-  /// loop starts and after each of its signals. A file whose content is unchanged (a `touch`, an
-  /// identical rewrite, the echo of the store's own write) changes nothing. Watcher fallbacks are
-  /// reported as ``StoreEvent/watcherFallback(path:message:)`` events.
+  /// File layers hear from one inotify watcher for the whole store, and load again on the watcher's
+  /// thread as soon as an edit is seen (settings' streams and observers hear of it from there); a layer
+  /// that pushes its own signals (a remote source) is listened to by this task, and one that must wait
+  /// to load is fetched when the loop starts and after each of its signals. A file whose content is
+  /// unchanged (a `touch`, an identical rewrite, the echo of the store's own write) changes nothing.
+  /// Watcher fallbacks are reported as ``StoreEvent/watcherFallback(path:message:)`` events.
   /// - Parameters:
   ///   - reloadOnHangup: also read everything again on `SIGHUP` (installs a process-wide handler; see
   ///     ``catchHangupSignals()`` to catch one that comes during start-up).
@@ -50,12 +51,26 @@ extension SettingsStore {
     let (signals, continuation) = AsyncStream<Signal>.makeStream()
     await withTaskCancellationHandler {
       await withTaskGroup(of: Void.self) { group in
-        group.addTask { await files.run() }
         let waiting = await fetchWaitingLayers(nil)
         if !waiting.isEmpty { rebuild(reloading: Set(waiting.keys), fetched: waiting) }
         for (index, layer) in stack.layers.enumerated() {
           let watch = LayerWatch(paths: paths(ofLayer: index), options: stack.options, files: files)
           state.withLock { $0.watches[index] = watch }
+          if layer is any SignalsFromFiles {
+            // A file layer loads on the watcher's thread as soon as its edit is seen: no task hop
+            // between the kernel's event and the new values (each costs a thread wake-up). Reloads
+            // stay serialized by `rebuild`; events that come meanwhile wait in the kernel's queue and
+            // are read as one batch.
+            files.subscribe(
+              watch,
+              receive: { change in
+                switch change {
+                case .changed: self.reloadFileLayer(index, systemd: systemd)
+                case .fallback: continuation.yield(.layer(index, change))
+                }
+              })
+            continue
+          }
           guard let changes = layer.changes(watch) else { continue }
           group.addTask {
             for await change in changes { continuation.yield(.layer(index, change)) }
@@ -98,6 +113,14 @@ extension SettingsStore {
     case layer(Int, LayerChange)
     /// A reload request: read every layer again.
     case everything
+  }
+
+  /// Loads a file layer again after its watcher's signal, on the watcher's thread, and publishes what
+  /// changed.
+  private func reloadFileLayer(_ index: Int, systemd: SystemdNotifier?) {
+    let generation = self.generation
+    rebuild(reloading: [index])
+    if self.generation != generation { systemd?.status(systemdStatus) }
   }
 
   /// Loads the layers at `indices` (all, for `nil`) again, awaiting those that must wait, and

@@ -59,6 +59,8 @@ public final class SettingsStore: Sendable {
     /// Subscribers to `events`.
     var eventContinuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
     var nextEventContinuation = 0
+    /// Who hears every event synchronously (``observeEvents(_:)``).
+    var eventObservers: [@Sendable (StoreEvent) -> Void] = []
     /// The problems subscribers have been told of (by `diagnosed` or `failed` events).
     var reportedDiagnostics: Set<Diagnostic> = []
     /// Problems told by `failed` events since the last report of every standing problem.
@@ -158,7 +160,10 @@ public final class SettingsStore: Sendable {
   /// Ends every setting's `changes` and `values` streams. Reads keep working with the last values.
   public func shutdown() {
     let (boxes, continuations) = state.withLock { state in
-      defer { state.eventContinuations = [:] }
+      defer {
+        state.eventContinuations = [:]
+        state.eventObservers = []
+      }
       return (state.registry.allBoxes, Array(state.eventContinuations.values))
     }
     for box in boxes { box.finish() }

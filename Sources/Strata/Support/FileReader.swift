@@ -38,21 +38,33 @@ enum FileReader {
     if Int(info.st_size) > limit {
       throw tooLarge(reportedAs, limit)
     }
-    // Read until EOF rather than trusting st_size: files in /proc and pipes report 0.
+    // Read until EOF rather than trusting st_size: files in /proc and pipes report 0. The file is read
+    // straight into uninitialized arrays (one byte more than its size, to see the end in the same
+    // call), then in chunks while it grows: no zeroed buffer and no copy for a file that keeps its size.
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(info.st_size) + 1)
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var request = Int(info.st_size) + 1
     while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw StrataError(.unreadable, "cannot read: \(describe(errno: errno))", path: reportedAs)
+      var failure: Int32?
+      let chunk = [UInt8](unsafeUninitializedCapacity: request) { buffer, initialized in
+        while initialized < buffer.count {
+          let count = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+          if count < 0 {
+            if errno == EINTR { continue }
+            failure = errno
+            return
+          }
+          if count == 0 { return }
+          initialized += count
+        }
       }
-      if count == 0 { break }
-      if bytes.count + count > limit { throw tooLarge(reportedAs, limit) }
-      bytes.append(contentsOf: chunk[0..<count])
+      if let failure {
+        throw StrataError(.unreadable, "cannot read: \(describe(errno: failure))", path: reportedAs)
+      }
+      if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
+      if bytes.count > limit { throw tooLarge(reportedAs, limit) }
+      if chunk.count < request { return bytes }  // end of file
+      request = min(max(bytes.count, 64 * 1024), limit - bytes.count + 1)
     }
-    return bytes
   }
 
   private static func tooLarge(_ path: String, _ limit: Int) -> StrataError {

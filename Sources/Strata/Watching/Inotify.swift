@@ -81,7 +81,8 @@ struct LiveInotify: InotifySystem {
 func readInotifyEvents(_ fd: Int32) -> [InotifyEvent] {
   var events: [InotifyEvent] = []
   // Large enough for many records; a buffer under 16 + NAME_MAX + 1 bytes would give EINVAL.
-  var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+  // Not zeroed: `read` fills what is parsed.
+  var buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { _, count in count = 64 * 1024 }
   while true {
     let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
     if count < 0 {

@@ -9,6 +9,9 @@ struct WatchPlan: Sendable {
   var directoryTarget: String?
   /// Whether the chain was longer than the symlink limit.
   var tooManyHops = false
+  /// The path of the chain's last component when it is a regular file, or missing: an atomic save that
+  /// renames another regular file over it, or its removal, leaves the plan as it is (no re-arm).
+  var plainEnd: String?
 
   /// Resolves `target` component by component, following symlinks (at most `maxHops`), watching the
   /// directory that holds the final component, every symlink, and the first missing component.
@@ -24,6 +27,7 @@ struct WatchPlan: Sendable {
       var info = stat()
       guard lstat(next, &info) == 0 else {
         directories.insert(parent)  // nearest existing ancestor: re-armed when the missing part appears
+        if pending.isEmpty { plainEnd = next }
         return
       }
       if (info.st_mode & S_IFMT) == S_IFLNK {
@@ -50,6 +54,8 @@ struct WatchPlan: Sendable {
         if (info.st_mode & S_IFMT) == S_IFDIR {
           directories.insert(next)
           directoryTarget = next
+        } else if (info.st_mode & S_IFMT) == S_IFREG {
+          plainEnd = next
         }
       }
     }

@@ -33,6 +33,10 @@ final class WatcherCore: @unchecked Sendable {
   /// Whether the hub is this watcher's alone (tests), to be shut down with it.
   let ownsHub: Bool
   let continuation: AsyncStream<WatchBatch>.Continuation
+  /// Where batches go instead of ``continuation`` once ``deliver(to:)`` is called: the store's
+  /// ``FileSignals``, called on the thread that found the batch (the hub's), so that the store reloads
+  /// with no task hop after the kernel's event.
+  private let receiver = Locked<BatchReceiver?>(nil)
 
   init(
     hub: InotifyHub, ownsHub: Bool, grace: UInt64, pollInterval: UInt64, pollsOnly: Bool,
@@ -78,7 +82,21 @@ final class WatcherCore: @unchecked Sendable {
       rearm(&state)
       return takeBatch(&state, Set(state.targets))
     }
-    continuation.yield(batch)
+    send(batch)
+  }
+
+  /// Hands batches to `receiver`, on the thread that finds them, instead of ``continuation``; `receiver`
+  /// also hears when the watcher stops (the stream still ends then).
+  func deliver(to receiver: BatchReceiver) {
+    self.receiver.withLock { $0 = receiver }
+  }
+
+  private func send(_ batch: WatchBatch) {
+    if let receiver = receiver.withLock({ $0 }) {
+      receiver.receive(batch)
+    } else {
+      continuation.yield(batch)
+    }
   }
 
   /// Recomputes every target's plan and makes the watches match it. Returns the targets that gained a
@@ -213,7 +231,7 @@ final class WatcherCore: @unchecked Sendable {
       guard !changed.isEmpty || !state.newFallbacks.isEmpty else { return nil }
       return takeBatch(&state, changed)
     }
-    if let batch { continuation.yield(batch) }
+    if let batch { send(batch) }
   }
 
   private func takeBatch(_ state: inout State, _ paths: Set<String>) -> WatchBatch {
@@ -258,8 +276,13 @@ final class WatcherCore: @unchecked Sendable {
           plan.directoryTarget == directory || (plan.directoryTarget != nil && target == directory)
         guard inChain || inTargetDirectory else { continue }
         // A chain component (a directory, a symlink — the target itself may become one) that appears,
-        // goes or is swapped changes the plan.
-        if inChain && (path != target || created || completed || vanished) { needsRearm = true }
+        // goes or is swapped changes the plan; a plain file saved over or removed at the chain's end
+        // (every editor's save) does not, and re-arming costs a walk of every target's chain.
+        if inChain && (path != target || created || completed || vanished)
+          && !(path == plan.plainEnd && [.file, .missing].contains(FileSystem.entry(at: path)))
+        {
+          needsRearm = true
+        }
         if created {
           // A new regular file is not complete until it is closed; a new directory or symlink is.
           let kind = FileSystem.entry(at: path)
@@ -327,5 +350,19 @@ final class WatcherCore: @unchecked Sendable {
     hub.unregister(self)
     if ownsHub { hub.shutdown() }
     continuation.finish()
+    receiver.withLock { receiver in
+      defer { receiver = nil }
+      return receiver
+    }?.stop()
   }
+}
+
+/// What a watcher's batches are handed to directly, on the thread that finds them (see
+/// ``WatcherCore/deliver(to:)``). While they run, the hub's other watchers wait: their events queue in
+/// the kernel (a queue overflow rescans everything).
+struct BatchReceiver: Sendable {
+  /// Takes one batch.
+  var receive: @Sendable (WatchBatch) -> Void
+  /// The watcher stopped: no batch comes after this.
+  var stop: @Sendable () -> Void
 }

@@ -149,6 +149,39 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
     }
   }
 
+  /// An atomic save over a plain file leaves the watches as they are (no re-arm on the hot path), but a
+  /// symlink renamed over it (a file moved into a Kubernetes volume) is followed into its directory.
+  @Test func aSavedPlainFileKeepsItsWatchesAndALinkRenamedOverItIsFollowed() async throws {
+    try await withTemporaryDirectory { dir in
+      let clock = ManualClock()
+      let watcher = watcher(clock)
+      let file = dir + "/a.ini"
+      try write("a = 1\n", to: file)
+      watcher.setTargets([file])
+      func watched() -> Set<String> { watcher.core.state.withLock { Set($0.watchByDirectory.keys) } }
+      // 1: an editor's atomic save.
+      try write("a = 2\n", to: dir + "/a.ini.tmp")
+      #expect(rename(dir + "/a.ini.tmp", file) == 0)
+      watcher.pump()
+      #expect(watched() == [dir])
+      // 2: a symlink to a file in another directory renamed over the target.
+      #expect(mkdir(dir + "/data", 0o755) == 0)
+      try write("a = 3\n", to: dir + "/data/a.ini")
+      #expect(symlink(dir + "/data/a.ini", dir + "/a.ini.link") == 0)
+      #expect(rename(dir + "/a.ini.link", file) == 0)
+      watcher.pump()
+      #expect(watched() == [dir, dir + "/data"])
+      // 3: an atomic save of the linked file, in its own directory, is the target's change.
+      try write("a = 4\n", to: dir + "/data/a.ini.tmp")
+      #expect(rename(dir + "/data/a.ini.tmp", dir + "/data/a.ini") == 0)
+      watcher.pump()
+      watcher.stop()
+      var batches: [Set<String>] = []
+      for await batch in watcher.changes { batches.append(batch.paths) }
+      #expect(batches == [[file], [file], [file]])
+    }
+  }
+
   @Test func aQueueOverflowRescansEverything() async throws {
     try await withTemporaryDirectory { dir in
       let clock = ManualClock()
