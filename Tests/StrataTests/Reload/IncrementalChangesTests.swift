@@ -2,23 +2,11 @@ import Testing
 
 @testable import Strata
 
-/// A deterministic random source (SplitMix64), so that a failing case can be replayed from its seed.
-private struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A reload's changes are found from the documents that differ, not from every key: they must be the
 /// changes a comparison of every key of both snapshots finds.
 @Suite struct IncrementalChangesTests {
   /// A small random tree: tables two levels deep, keys from a short list (so that edits collide).
-  private static func tree(_ random: inout SeededGenerator, path: String, depth: Int = 0) -> SettingValue {
+  private static func tree(_ random: inout SplitMix64, path: String, depth: Int = 0) -> SettingValue {
     var table = SettingTable()
     for _ in 0..<Int.random(in: 1...4, using: &random) {
       let key = ["a", "b", "c", "d.e"].randomElement(using: &random)!
@@ -36,7 +24,7 @@ private struct SeededGenerator: RandomNumberGenerator {
 
   /// The same tree with one random edit: a value, an origin, a key added or removed, a leaf made a table
   /// or a table made a leaf, somewhere below the root.
-  private static func edited(_ value: SettingValue, _ random: inout SeededGenerator, path: String)
+  private static func edited(_ value: SettingValue, _ random: inout SplitMix64, path: String)
     -> SettingValue
   {
     guard case .table(var table) = value.kind, !table.isEmpty else { return value }
@@ -57,7 +45,7 @@ private struct SeededGenerator: RandomNumberGenerator {
 
   @Test(arguments: 0..<200)
   func changesFromTheDocumentsThatDifferAreThoseOfEveryKey(seed: Int) {
-    var random = SeededGenerator(state: UInt64(seed))
+    var random = SplitMix64(seed: UInt64(seed))
     let paths = ["/vendor.ini", "/system.ini", "/user.ini"].prefix(Int.random(in: 1...3, using: &random))
     let before = paths.map {
       Snapshot.Source(scope: .system, document: Document(path: $0, root: Self.tree(&random, path: $0)))
@@ -80,7 +68,7 @@ private struct SeededGenerator: RandomNumberGenerator {
   }
 
   @Test func documentsThatAreCopiesAreNotWalked() {
-    var random = SeededGenerator(state: 7)
+    var random = SplitMix64(seed: 7)
     let root = Self.tree(&random, path: "/a.ini")
     let old = Snapshot(
       generation: 1, sources: [.init(scope: .system, document: Document(path: "/a.ini", root: root))])
@@ -115,7 +103,7 @@ private struct SeededGenerator: RandomNumberGenerator {
   }
 
   @Test func entriesLookedUpInTheTreesAreThoseOfTheIndex() {
-    var random = SeededGenerator(state: 11)
+    var random = SplitMix64(seed: 11)
     let sources = ["/v.ini", "/s.ini", "/u.ini"].map {
       Snapshot.Source(scope: .system, document: Document(path: $0, root: Self.tree(&random, path: $0)))
     }
