@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 
 /// A typed setting, declared as a property of a ``SettingsGroup``.
 ///
@@ -17,6 +18,10 @@ import Observation
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
   @usableFromInline let box: SettingBox<Value>
+  /// The same box, unretained, for reads: borrowing it costs no reference count change (a retain and
+  /// release of the box on every read would write a cache line every reading thread shares). `box`
+  /// keeps it alive as long as this setting exists.
+  @usableFromInline let unretainedBox: Unmanaged<SettingBox<Value>>
 
   /// Declares a setting of a `Codable` type (numbers, strings, Bool, Date, Data, URL, Duration, arrays,
   /// dictionaries, optionals, `Codable` structs).
@@ -78,6 +83,7 @@ public struct Setting<Value: Sendable>: Sendable {
     box = SettingBox(
       defaultValue: defaultValue, key: key, aliases: aliases, traits: traits,
       attributes: Self.attributes(help, attributes), validation: validation, decode: decode, encode: encode)
+    unretainedBox = Unmanaged.passUnretained(box)
   }
 
   @Sendable static func decodeCodable(_ value: SettingValue, _ key: String) throws(StrataError) -> Value
@@ -144,21 +150,41 @@ public struct Setting<Value: Sendable>: Sendable {
     storage storageKeyPath: ReferenceWritableKeyPath<Group, Setting<Value>>
   ) -> Value {
     get {
-      let box = group[keyPath: storageKeyPath].box
-      box.installObserverIfNeeded {
-        // Key paths are immutable values; this one is only read by the hook.
-        nonisolated(unsafe) let wrappedKeyPath = wrappedKeyPath
-        return { [weak group] in
-          guard let group else { return }
-          group.registrar.withMutation(of: group, keyPath: wrappedKeyPath) {}
+      // Nothing here changes a reference count that other readers share: the box is borrowed through
+      // an unretained reference (the group holds it strongly, and the caller holds the group), and the
+      // registrar is given the key path the box keeps, unretained, rather than `wrappedKeyPath`, which
+      // is only materialized (and retained) on the first read.
+      group[keyPath: storageKeyPath].unretainedBox._withUnsafeGuaranteedRef { box in
+        if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
+          Unmanaged<ReferenceWritableKeyPath<Group, Value>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
+            group.registrar.access(group, keyPath: $0)
+          }
+        } else {
+          installObserver(box, group, wrappedKeyPath)
+          group.registrar.access(group, keyPath: wrappedKeyPath)
         }
+        return box.read()
       }
-      group.registrar.access(group, keyPath: wrappedKeyPath)
-      return box.read()
     }
     set {
       group[keyPath: storageKeyPath].box.assign(newValue)
     }
+  }
+}
+
+extension Setting {
+  /// Installs the box's Observation hook (on the first typed read, the first to know the key path).
+  @usableFromInline
+  static func installObserver<Group: SettingsGroup>(
+    _ box: SettingBox<Value>, _ group: Group, _ wrappedKeyPath: ReferenceWritableKeyPath<Group, Value>
+  ) {
+    // Key paths are immutable values; this one is only read by the hook.
+    nonisolated(unsafe) let keyPath = wrappedKeyPath
+    let hook: @Sendable () -> Void = { [weak group] in
+      guard let group else { return }
+      group.registrar.withMutation(of: group, keyPath: keyPath) {}
+    }
+    box.installObserver(hook, keyPath: wrappedKeyPath)
   }
 }
 
