@@ -152,16 +152,16 @@ public struct Setting<Value: Sendable>: Sendable {
     get {
       // Nothing here changes a reference count that other readers share: the box is borrowed through
       // an unretained reference (the group holds it strongly, and the caller holds the group), and the
-      // registrar is given the key path the box keeps, unretained, rather than `wrappedKeyPath`, which
-      // is only materialized (and retained) on the first read.
+      // registrar is told of the key path the box keeps, borrowed too. `wrappedKeyPath` is not used:
+      // the compiler then drops it, where using it would materialize and retain it on every read.
       group[keyPath: storageKeyPath].unretainedBox._withUnsafeGuaranteedRef { box in
         if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
-          Unmanaged<ReferenceWritableKeyPath<Group, Value>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
+          // The key path `observe` made for this box and this `Group` (the class declaring the setting).
+          Unmanaged<KeyPath<Group, ObjectIdentifier>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
             group.registrar.access(group, keyPath: $0)
           }
         } else {
-          installObserver(box, group, wrappedKeyPath)
-          group.registrar.access(group, keyPath: wrappedKeyPath)
+          observe(box, in: group)
         }
         return box.read()
       }
@@ -173,19 +173,27 @@ public struct Setting<Value: Sendable>: Sendable {
 }
 
 extension Setting {
-  /// Installs the box's Observation hook (on the first typed read, the first to know the key path).
+  /// Installs the box's Observation hook on its first typed read, which knows the group, and tells the
+  /// registrar of that read.
+  ///
+  /// Observation knows the setting by a key path of its own, `\Group.[observedSetting: box]`,
+  /// made here once, rather than the property's (which the compiler would hand every read, retained):
+  /// the registrar only compares key paths, and this one is distinct for each setting of a group.
   @usableFromInline
-  static func installObserver<Group: SettingsGroup>(
-    _ box: SettingBox<Value>, _ group: Group, _ wrappedKeyPath: ReferenceWritableKeyPath<Group, Value>
-  ) {
-    // Key paths are immutable values; this one is only read by the hook.
-    nonisolated(unsafe) let keyPath = wrappedKeyPath
+  static func observe<Group: SettingsGroup>(_ box: SettingBox<Value>, in group: Group) {
+    let keyPath = \Group.[observedSetting: ObjectIdentifier(box)]
     let hook: @Sendable () -> Void = { [weak group] in
       guard let group else { return }
       group.registrar.withMutation(of: group, keyPath: keyPath) {}
     }
-    box.installObserver(hook, keyPath: wrappedKeyPath)
+    box.installObserver(hook, keyPath: keyPath)
+    group.registrar.access(group, keyPath: keyPath)
   }
+}
+
+extension SettingsGroup {
+  /// What Observation knows a setting by: the key path to this subscript with the setting's box.
+  subscript(observedSetting box: ObjectIdentifier) -> ObjectIdentifier { box }
 }
 
 /// What the group's Mirror walk looks for.
