@@ -170,8 +170,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     }
   }
 
-  /// The value for the current generation: from the cache when it is current (a lock held only to copy
-  /// the value), else resolved outside the lock and cached.
+  /// The value for the current generation: from the cache when it is current (lock-free for plain
+  /// data, see ``ReadCache``; else a lock held only to copy the value), else resolved outside the lock
+  /// and cached.
   @inlinable
   func read() -> Value {
     if let value = readIfPresent() { return value }

@@ -204,6 +204,22 @@ struct WordPair: Equatable {
     #expect(fixed.grace == .seconds(1))
   }
 
+  @Test func aReloadThatLeavesASettingAloneIsCaughtUpByOneReadThenLockFree() throws {
+    let sized = SizedSettings.inMemory()
+    try sized.store.setRuntimeValue(SettingValue(.integer(3), origin: .runtime), forKey: "sized.count")
+    #expect(sized.count == 3)
+    let cached = sized.$count.box.cache.entry()
+    let before = try #require(cached).generation
+    try sized.store.setRuntimeValue(SettingValue(.string("other"), origin: .runtime), forKey: "sized.label")
+    // The reload did not visit `count`: its cached value is for the older generation, so it misses.
+    #expect(sized.store.generation > before)
+    #expect(sized.$count.box.cache.load() == nil)
+    #expect(sized.count == 3)
+    #expect(sized.$count.box.cache.entry()?.generation == sized.store.generation)
+    #expect(sized.$count.box.cache.load() == .some(3))
+    #expect(sized.label == "other")
+  }
+
   @Test func purgingTheCacheMakesTheNextReadResolveAgain() throws {
     let sized = SizedSettings.inMemory()
     try sized.store.setRuntimeValue(SettingValue(.integer(5), origin: .runtime), forKey: "sized.count")
