@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 
 /// A typed setting, declared as a property of a ``SettingsGroup``.
 ///
@@ -17,6 +18,10 @@ import Observation
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
   @usableFromInline let box: SettingBox<Value>
+  /// The same box, unretained, for reads: borrowing it costs no reference count change (a retain and
+  /// release of the box on every read would write a cache line every reading thread shares). `box`
+  /// keeps it alive as long as this setting exists.
+  @usableFromInline let unretainedBox: Unmanaged<SettingBox<Value>>
 
   /// Declares a setting of a `Codable` type (numbers, strings, Bool, Date, Data, URL, Duration, arrays,
   /// dictionaries, optionals, `Codable` structs).
@@ -78,6 +83,7 @@ public struct Setting<Value: Sendable>: Sendable {
     box = SettingBox(
       defaultValue: defaultValue, key: key, aliases: aliases, traits: traits,
       attributes: Self.attributes(help, attributes), validation: validation, decode: decode, encode: encode)
+    unretainedBox = Unmanaged.passUnretained(box)
   }
 
   @Sendable static func decodeCodable(_ value: SettingValue, _ key: String) throws(StrataError) -> Value
@@ -144,22 +150,50 @@ public struct Setting<Value: Sendable>: Sendable {
     storage storageKeyPath: ReferenceWritableKeyPath<Group, Setting<Value>>
   ) -> Value {
     get {
-      let box = group[keyPath: storageKeyPath].box
-      box.installObserverIfNeeded {
-        // Key paths are immutable values; this one is only read by the hook.
-        nonisolated(unsafe) let wrappedKeyPath = wrappedKeyPath
-        return { [weak group] in
-          guard let group else { return }
-          group.registrar.withMutation(of: group, keyPath: wrappedKeyPath) {}
+      // Nothing here changes a reference count that other readers share: the box is borrowed through
+      // an unretained reference (the group holds it strongly, and the caller holds the group), and the
+      // registrar is told of the key path the box keeps, borrowed too. `wrappedKeyPath` is not used:
+      // the compiler then drops it, where using it would materialize and retain it on every read.
+      group[keyPath: storageKeyPath].unretainedBox._withUnsafeGuaranteedRef { box in
+        if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
+          // The key path `observe` made for this box and this `Group` (the class declaring the setting).
+          Unmanaged<KeyPath<Group, ObjectIdentifier>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
+            group.registrar.access(group, keyPath: $0)
+          }
+        } else {
+          observe(box, in: group)
         }
+        return box.read()
       }
-      group.registrar.access(group, keyPath: wrappedKeyPath)
-      return box.read()
     }
     set {
       group[keyPath: storageKeyPath].box.assign(newValue)
     }
   }
+}
+
+extension Setting {
+  /// Installs the box's Observation hook on its first typed read, which knows the group, and tells the
+  /// registrar of that read.
+  ///
+  /// Observation knows the setting by a key path of its own, `\Group.[observedSetting: box]`,
+  /// made here once, rather than the property's (which the compiler would hand every read, retained):
+  /// the registrar only compares key paths, and this one is distinct for each setting of a group.
+  @usableFromInline
+  static func observe<Group: SettingsGroup>(_ box: SettingBox<Value>, in group: Group) {
+    let keyPath = \Group.[observedSetting: ObjectIdentifier(box)]
+    let hook: @Sendable () -> Void = { [weak group] in
+      guard let group else { return }
+      group.registrar.withMutation(of: group, keyPath: keyPath) {}
+    }
+    box.installObserver(hook, keyPath: keyPath)
+    group.registrar.access(group, keyPath: keyPath)
+  }
+}
+
+extension SettingsGroup {
+  /// What Observation knows a setting by: the key path to this subscript with the setting's box.
+  subscript(observedSetting box: ObjectIdentifier) -> ObjectIdentifier { box }
 }
 
 /// What the group's Mirror walk looks for.

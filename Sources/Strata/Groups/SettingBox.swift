@@ -65,8 +65,13 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
   let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
   @usableFromInline let state: Locked<State>
-  /// Whether the Observation hook is installed; checked without the lock on every read.
-  @usableFromInline let hasObserverHook = Atomic<Bool>(false)
+  /// The value for the current generation, for reads without the lock (plain-data types only); it
+  /// mirrors `state` and is written only with the lock held, by ``publishCache(_:)``.
+  @usableFromInline let cache = ReadCache<Value>()
+  /// The key path the Observation registrar is told of on every read, once the hook is installed
+  /// (retained until the box's deinit): a typed read passes it unretained instead of the key path the
+  /// compiler would materialize, and retain, on every read. `nil` until the first typed read.
+  @usableFromInline let observedKeyPath = Atomic<UnsafeRawPointer?>(nil)
 
   @usableFromInline
   struct State: Sendable {
@@ -144,9 +149,18 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
 
+  deinit {
+    if let keyPath = observedKeyPath.load(ordering: .acquiring) {
+      Unmanaged<AnyKeyPath>.fromOpaque(keyPath).release()
+    }
+  }
+
   /// Binds the box to a store and key (at group init, or when a nested group is re-bound).
   func bind(store: SettingsStore, key: String, aliases: [String], propertyName: String) {
     state.withLock { state in
+      defer { publishCache(state) }
+      cache.publish(generation: ReadCache<Value>.emptyGeneration, value: nil)
+      cache.bind(to: store)
       state.store = store
       state.key = key
       state.aliases = aliases
@@ -156,8 +170,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     }
   }
 
-  /// The value for the current generation: from the cache when it is current (a lock held only to copy
-  /// the value), else resolved outside the lock and cached.
+  /// The value for the current generation: from the cache when it is current (lock-free for plain
+  /// data, see ``ReadCache``; else a lock held only to copy the value), else resolved outside the lock
+  /// and cached.
   @inlinable
   func read() -> Value {
     if let value = readIfPresent() { return value }
@@ -167,15 +182,16 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// The value for the current generation, or `nil` for a required setting that has no value.
   @inlinable
   func readIfPresent() -> Value? {
-    // The hot path, inlined and specialized in the caller: one lock acquisition to copy the cached
-    // value when its generation is the store's (read atomically) and no consistent-snapshot pin is
-    // active. The outer optional is the cache miss.
+    // The hot path, inlined and specialized in the caller. A plain-data value comes from the lock-free
+    // cache, writing nothing; a miss there (stale, pinned, unbound, or a restart-required value not
+    // fixed yet) takes the slow path. Other types copy the value under the lock, by the same rule. The
+    // outer optional is the cache miss.
+    if let hit = cache.load() { return hit }
+    if ReadCache<Value>.isLockFree { return readResolving() }
     let hit = state.withLock { state -> Value?? in
-      guard let store = state.store else { return .some(defaultValue) }
+      guard state.store != nil else { return .some(defaultValue) }
       if state.isRunningValueFixed { return .some(state.value) }
-      if store.pinCount.load(ordering: .relaxed) == 0,
-        state.generation == store.generationCounter.load(ordering: .acquiring)
-      {
+      if cache.isCurrent(state.generation) {
         if isRestartRequired && state.value != nil { state.isRunningValueFixed = true }
         return .some(state.value)
       }
@@ -183,6 +199,20 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     }
     if let hit { return hit }
     return readResolving()
+  }
+
+  /// Tells the lock-free cache what the locked state holds now. Called with the lock held, after
+  /// every change of the store, generation, value or fixed running value (a `defer` at the top of
+  /// each locked section that changes them).
+  func publishCache(_ state: State) {
+    if state.isRunningValueFixed {
+      cache.publish(generation: ReadCache<Value>.fixedGeneration, value: state.value)
+    } else if isRestartRequired || state.store == nil {
+      // A restart-required value is fixed by its first read, a write: that read takes the lock.
+      cache.publish(generation: ReadCache<Value>.emptyGeneration, value: nil)
+    } else {
+      cache.publish(generation: state.generation, value: state.value)
+    }
   }
 
   /// Stops the program: a required setting that has never had a value was read.
@@ -224,6 +254,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     let resolved = resolve(in: snapshot, key: key)
     return state.withLock { state in
       if state.isRunningValueFixed { return state.value }
+      defer { publishCache(state) }
       // A rejected edit keeps the running value: `apply` says so with an event.
       let holds = keepsRunningValue(state, resolved)
       guard store.snapshot.generation == snapshot.generation else {
@@ -247,6 +278,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   private func catchUp(from cached: Int, to current: Int) -> Value?? {
     state.withLock { state -> Value?? in
       guard state.generation == cached else { return nil }
+      defer { publishCache(state) }
       state.generation = current
       state.hasRunningValue = true
       if isRestartRequired && state.value != nil { state.isRunningValueFixed = true }
@@ -281,6 +313,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     let (listeners, observe, notices) = state.withLock {
       state -> ([AsyncStream<Value>.Continuation], (@Sendable () -> Void)?, [Notice]) in
       guard state.appliedGeneration < snapshot.generation else { return ([], nil, []) }
+      defer { publishCache(state) }
       state.appliedGeneration = snapshot.generation
       var notices: [Notice] = []
       // A rejected edit: the running value stays, and the store says so once per new rejection.
@@ -441,20 +474,17 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     for continuation in continuations { continuation.finish() }
   }
 
-  /// Installs the Observation hook once (from the first typed read, which knows the key path).
-  @inlinable
-  func installObserverIfNeeded(_ make: () -> @Sendable () -> Void) {
-    guard !hasObserverHook.load(ordering: .acquiring) else { return }
-    installObserver(make())
-  }
-
+  /// Installs the Observation hook once (from the first typed read, which knows the group) and keeps
+  /// `keyPath`, the key the hook tells the registrar of, for ``observedKeyPath``.
   @usableFromInline
-  func installObserver(_ hook: @escaping @Sendable () -> Void) {
+  func installObserver(_ hook: @escaping @Sendable () -> Void, keyPath: AnyKeyPath) {
     state.withLock { state in
-      if state.observe == nil { state.observe = hook }
       if state.delivered == nil { state.delivered = deliveredBaseline(state) }
+      guard state.observe == nil else { return }
+      state.observe = hook
+      observedKeyPath.store(
+        UnsafeRawPointer(Unmanaged.passRetained(keyPath).toOpaque()), ordering: .releasing)
     }
-    hasObserverHook.store(true, ordering: .releasing)
   }
 }
 

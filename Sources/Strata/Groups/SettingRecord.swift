@@ -72,7 +72,10 @@ public struct SettingRecord<Value: Sendable>: Sendable {
 
   /// Drops the cached value, so the next read decodes it again.
   public func purgeCache() {
-    box.state.withLock { $0.generation = -1 }
+    box.state.withLock { state in
+      state.generation = -1
+      box.publishCache(state)
+    }
   }
 
   /// Writes a value to the store's writable layer and publishes it at once. A value equal to the
