@@ -39,6 +39,8 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   @usableFromInline let registrar = ObservationRegistrar()
   private var settings: [(name: String, box: any AnySettingBox)] = []
   private var groups: [(name: String, group: SettingsGroup)] = []
+  /// Whether the settings are registered with `store` (from the first bind on).
+  private var isRegistered = false
 
   /// Creates the group and binds it to a store.
   /// - Parameters:
@@ -55,7 +57,7 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   }
 
   deinit {
-    store.unregister(settings.map(\.box))
+    if isRegistered { store.unregister(settings.map(\.box)) }
     for (_, box) in settings { box.finish() }
   }
 
@@ -70,8 +72,8 @@ open class SettingsGroup: @unchecked Sendable, Observable {
 
   /// Binds every setting (and nested group) to `store` under `sectionPath`.
   func bind(store newStore: SettingsStore, sectionPath newPath: String) {
-    let previous = store
-    previous.unregister(settings.map(\.box))
+    // Only a re-bind (a nested group moving into its parent's store) has registrations to undo.
+    if isRegistered { store.unregister(settings.map(\.box)) }
     store = newStore
     sectionPath = newPath
     let style = type(of: self).keyStyle
@@ -85,6 +87,7 @@ open class SettingsGroup: @unchecked Sendable, Observable {
       group.bind(store: newStore, sectionPath: SettingKey.appending(style.key(for: name), to: newPath))
     }
     newStore.register(settings.map(\.box))
+    isRegistered = true
   }
 
   /// Every setting of this group and its nested groups, as type-erased records.
