@@ -53,6 +53,7 @@ extension SettingsStore {
       await withTaskGroup(of: Void.self) { group in
         let waiting = await fetchWaitingLayers(nil)
         if !waiting.isEmpty { rebuild(reloading: Set(waiting.keys), fetched: waiting) }
+        var listening: Set<Int> = []
         for (index, layer) in stack.layers.enumerated() {
           let watch = LayerWatch(paths: paths(ofLayer: index), options: stack.options, files: files)
           state.withLock { $0.watches[index] = watch }
@@ -69,9 +70,11 @@ extension SettingsStore {
                 case .fallback: continuation.yield(.layer(index, change))
                 }
               })
+            listening.insert(index)
             continue
           }
           guard let changes = layer.changes(watch) else { continue }
+          if !layer.loadsAsynchronously { listening.insert(index) }
           group.addTask {
             for await change in changes { continuation.yield(.layer(index, change)) }
           }
@@ -81,6 +84,9 @@ extension SettingsStore {
             for await _ in reloadRequests { continuation.yield(.everything) }
           }
         }
+        // An edit made after the store's first load and before its watch was set was not seen: read
+        // those layers once more now that every watch is set (an unchanged file costs a read and a hash).
+        if !listening.isEmpty { rebuild(reloading: listening, reportsDiagnostics: false) }
         reportNewDiagnostics()
         onReady()
         systemd?.ready(status: systemdStatus)

@@ -66,13 +66,11 @@ func withWatchedStore(
       ], writeTarget: .file(dir + "/home/app.ini"))
     let settings = WatchedSettings(store: store)
     let watcher = FileWatcher(missingGracePeriod: .milliseconds(150))
-    let running = Task { await store.run(watcher: watcher) }
+    let (ready, readiness) = AsyncStream<Void>.makeStream()
+    let running = Task { await store.run(watcher: watcher, onReady: { readiness.yield() }) }
     defer { running.cancel() }
-    // The watches exist once setTargets returned inside run(); wait for them deterministically.
-    let deadline = Date().addingTimeInterval(5)
-    while watcher.core.state.withLock({ $0.watchByDirectory.isEmpty }) && Date() < deadline {
-      await Task.yield()
-    }
+    // Every layer's watch is set once run() says it is ready (a deadline, not a sleep).
+    #expect(await next(ready) != nil, "the store's run loop did not become ready")
     try await body(dir, store, settings)
   }
 }

@@ -160,6 +160,31 @@ import Testing
     }
   }
 
+  /// An edit made after the store's first load and before its run loop set the watches (a deploy
+  /// script writing while the program starts) is read when the loop starts, not lost until the next edit.
+  @Test func anEditBetweenTheFirstLoadAndTheWatchIsNotLost() async throws {
+    try await withTemporaryDirectory { dir in
+      try write("[app]\nvalue = start\n", to: dir + "/etc/app.ini")
+      let store = SettingsStore(
+        layers: [
+          FileLayer(scope: .system, files: [dir + "/etc/app.ini"]),
+          FileLayer(scope: .user, files: [dir + "/home/app.ini"]),
+        ])
+      let settings = WatchedSettings(store: store)
+      #expect(settings.value == "start")
+      try write("[app]\nvalue = system\n", to: dir + "/etc/app.ini")
+      try write("[app]\ncount = 3\n", to: dir + "/home/app.ini")
+      let (ready, readiness) = AsyncStream<Void>.makeStream()
+      let running = Task {
+        await store.run(watcher: FileWatcher(), onReady: { readiness.yield() })
+      }
+      defer { running.cancel() }
+      #expect(await next(ready) != nil)
+      #expect(settings.value == "system")
+      #expect(settings.count == 3)
+    }
+  }
+
   @Test func aBrokenEditThenAFix() async throws {
     try await withWatchedStore { dir, store, settings in
       let file = dir + "/etc/app/app.ini"
@@ -212,10 +237,10 @@ import Testing
         @Setting var token = ""
       }
       let secrets = Secrets(store: store)
-      let watcher = FileWatcher()
-      let running = Task { await store.run(watcher: watcher) }
+      let (ready, readiness) = AsyncStream<Void>.makeStream()
+      let running = Task { await store.run(watcher: FileWatcher(), onReady: { readiness.yield() }) }
       defer { running.cancel() }
-      while watcher.core.state.withLock({ $0.watchByDirectory.isEmpty }) { await Task.yield() }
+      #expect(await next(ready) != nil)
       #expect(secrets.token == "one")
       for generation in 2...3 {
         let stream = secrets.$token.changes
