@@ -74,7 +74,7 @@ extension Setting {
   ) {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, decode: coding.decode, encode: coding.encode)
+      attributes, coding: coding)
   }
 
   /// Declares a required setting (no default) whose type converts through `coding`.
@@ -84,7 +84,6 @@ extension Setting {
   ) {
     self.init(
       default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes,
-      decode: coding.decode, encode: coding.encode)
+      attributes, coding: coding)
   }
 }

@@ -25,7 +25,7 @@ extension Setting {
   ) where Value: Codable {
     self.init(
       default: Self.none, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, decode: Self.decodeCodable, encode: Self.encodeCodable)
+      attributes, coding: Self.codableCoding())
   }
 
   /// Declares a required setting of a `RawRepresentable` type, stored as its raw value.
@@ -35,8 +35,7 @@ extension Setting {
   ) where Value: RawRepresentable, Value.RawValue: Codable {
     self.init(
       default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes,
-      decode: Self.decodeRaw, encode: Self.encodeRaw)
+      attributes, coding: Self.rawValueCoding())
   }
 
   /// Declares a required setting of a `RawRepresentable` type that is also `Codable`: stored as its raw
@@ -47,8 +46,7 @@ extension Setting {
   ) where Value: RawRepresentable & Codable, Value.RawValue: Codable {
     self.init(
       default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes,
-      decode: Self.decodeRaw, encode: Self.encodeRaw)
+      attributes, coding: Self.rawValueCoding())
   }
 
   /// `nil` as a value of an optional type (the default of an optional declared without one), else no

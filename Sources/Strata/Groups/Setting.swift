@@ -41,7 +41,7 @@ public struct Setting<Value: Sendable>: Sendable {
   ) where Value: Codable {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, decode: Self.decodeCodable, encode: Self.encodeCodable)
+      attributes, coding: Self.codableCoding())
   }
 
   /// Declares a setting of a `Codable` type with no options and no default: `@Setting var url: URL`
@@ -60,7 +60,7 @@ public struct Setting<Value: Sendable>: Sendable {
   ) where Value: RawRepresentable, Value.RawValue: Codable {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, decode: Self.decodeRaw, encode: Self.encodeRaw)
+      attributes, coding: Self.rawValueCoding())
   }
 
   /// Declares a setting of a `RawRepresentable` type that is also `Codable`: stored as its raw value.
@@ -70,20 +70,33 @@ public struct Setting<Value: Sendable>: Sendable {
   ) where Value: RawRepresentable & Codable, Value.RawValue: Codable {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, decode: Self.decodeRaw, encode: Self.encodeRaw)
+      attributes, coding: Self.rawValueCoding())
   }
 
   /// The one place a declaration becomes a box; `default` is `nil` for a required setting.
   init(
     default defaultValue: Value?, key: String?, aliases: [String], traits: SettingTraits, help: String?,
-    validation: SettingValidation<Value>?, _ attributes: [SettingAttribute],
-    decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
-    encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
+    validation: SettingValidation<Value>?, _ attributes: [SettingAttribute], coding: SettingCoding<Value>
   ) {
     box = SettingBox(
       defaultValue: defaultValue, key: key, aliases: aliases, traits: traits,
-      attributes: Self.attributes(help, attributes), validation: validation, decode: decode, encode: encode)
+      attributes: Self.attributes(help, attributes), validation: validation, coding: coding)
     unretainedBox = Unmanaged.passUnretained(box)
+  }
+
+  /// The coding through `Codable`, one per value type.
+  static func codableCoding() -> SettingCoding<Value> where Value: Codable {
+    SharedCodings.coding(.codable, for: Value.self) {
+      SettingCoding(decode: Self.decodeCodable, encode: Self.encodeCodable)
+    }
+  }
+
+  /// The coding through the raw value, one per value type.
+  static func rawValueCoding() -> SettingCoding<Value>
+  where Value: RawRepresentable, Value.RawValue: Codable {
+    SharedCodings.coding(.rawValue, for: Value.self) {
+      SettingCoding(decode: Self.decodeRaw, encode: Self.encodeRaw)
+    }
   }
 
   @Sendable static func decodeCodable(_ value: SettingValue, _ key: String) throws(StrataError) -> Value

@@ -20,6 +20,9 @@ public protocol SettingAttributeKey {
 public struct SettingAttributes: Sendable {
   private var storage: [ObjectIdentifier: any Sendable] = [:]
 
+  /// Whether no attribute is set.
+  var isEmpty: Bool { storage.isEmpty }
+
   /// No attributes set.
   public init() {}
 

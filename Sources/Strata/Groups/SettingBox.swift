@@ -56,15 +56,15 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its lock.
   /// The default; `nil` for a required setting.
   @usableFromInline let defaultValue: Value?
-  let declaredKey: String?
-  let declaredAliases: [String]
   let traits: SettingTraits
-  let attributes: SettingAttributes
-  let validation: SettingValidation<Value>?
+  /// The declaration's key, old keys, attributes and validation, out of line: most settings declare
+  /// none of them (`nil` then).
+  private let declared: Declared?
   @usableFromInline let isRestartRequired: Bool
-  let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
-  let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
-  @usableFromInline let state: Locked<State>
+  /// How the type converts (shared by every setting of the type declared without a coding).
+  let coding: SettingCoding<Value>
+  /// The mutable state, in the box itself (one allocation per setting, with the lock inline).
+  @usableFromInline let state: Mutex<State>
   /// The value for the current generation, for reads without the lock (plain-data types only); it
   /// mirrors `state` and is written only with the lock held, by ``publishCache(_:)``.
   @usableFromInline let cache = ReadCache<Value>()
@@ -86,21 +86,86 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var origin: Origin = .codeDefault
     /// The newest snapshot generation applied; older ones arriving late are ignored.
     var appliedGeneration = -1
-    /// The encoded form of the last value delivered to streams and observers, for typed comparison.
-    var delivered: SettingValue?
-    var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
-    var nextContinuation = 0
-    var observe: (@Sendable () -> Void)?
     /// For `.restartRequired` settings: the value is fixed once resolved, for the life of the process.
     @usableFromInline var isRunningValueFixed = false
     /// Whether the setting has had a value (resolved at registration, or read): from then on a bad
     /// edit keeps it instead of falling back.
     var hasRunningValue = false
-    /// Why the effective value in the files is rejected, while it is (for `failed` and `recovered`).
-    var rejection: StrataError?
     /// Whether the running value is kept because a live edit was rejected (not a start-up fallback).
     var isHoldingLastGood = false
+    /// Streams, observer and rejection: what most settings of a large configuration never have, out of
+    /// line (`nil` until one is needed).
+    var rare: Rare?
+
+    /// The encoded form of the last value delivered to streams and observers, for typed comparison.
+    var delivered: SettingValue? {
+      get { rare?.delivered }
+      set {
+        guard newValue != nil || rare != nil else { return }
+        rareForWriting().delivered = newValue
+      }
+    }
+    var continuations: [Int: AsyncStream<Value>.Continuation] {
+      get { rare?.continuations ?? [:] }
+      set { rareForWriting().continuations = newValue }
+    }
+    var observe: (@Sendable () -> Void)? {
+      get { rare?.observe }
+      set { rareForWriting().observe = newValue }
+    }
+    /// Why the effective value in the files is rejected, while it is (for `failed` and `recovered`).
+    var rejection: StrataError? {
+      get { rare?.rejection }
+      set {
+        guard newValue != nil || rare != nil else { return }
+        rareForWriting().rejection = newValue
+      }
+    }
+
+    /// The rare part, made on first use.
+    mutating func rareForWriting() -> Rare {
+      if let rare { return rare }
+      let made = Rare()
+      rare = made
+      return made
+    }
   }
+
+  /// The part of a setting's state that most settings never use.
+  final class Rare: @unchecked Sendable {
+    // @unchecked: only read and written with the owning box's lock held (through `State`).
+    var delivered: SettingValue?
+    var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
+    var nextContinuation = 0
+    var observe: (@Sendable () -> Void)?
+    var rejection: StrataError?
+  }
+
+  /// What a declaration gives beyond its default, traits and coding.
+  final class Declared: Sendable {
+    let key: String?
+    let aliases: [String]
+    let attributes: SettingAttributes
+    let validation: SettingValidation<Value>?
+
+    init(
+      key: String?, aliases: [String], attributes: SettingAttributes, validation: SettingValidation<Value>?
+    ) {
+      self.key = key
+      self.aliases = aliases
+      self.attributes = attributes
+      self.validation = validation
+    }
+  }
+
+  /// The key given in the declaration (`@Setting(key: "max_connections")`), if any.
+  var declaredKey: String? { declared?.key }
+  /// The old keys given in the declaration, in the group's section.
+  var declaredAliases: [String] { declared?.aliases ?? [] }
+  /// The attributes (help, validation summary and bounds, custom ones).
+  var attributes: SettingAttributes { declared?.attributes ?? SettingAttributes() }
+  /// The check the value must pass, if any.
+  var validation: SettingValidation<Value>? { declared?.validation }
 
   /// A setting's value for a snapshot, and how it was found.
   struct Resolution {
@@ -117,13 +182,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   init(
     defaultValue: Value?, key: String?, aliases: [String], traits: SettingTraits,
     attributes: SettingAttributes,
-    validation: SettingValidation<Value>?,
-    decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
-    encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
+    validation: SettingValidation<Value>?, coding: SettingCoding<Value>
   ) {
     self.defaultValue = defaultValue
-    self.declaredKey = key
-    self.declaredAliases = aliases
     self.traits = traits
     self.isRestartRequired = traits.contains(.restartRequired)
     var attributes = attributes
@@ -131,11 +192,12 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       attributes.validationSummary = validation.summary
       attributes.validationBounds = validation.bounds.map { [$0.minimum, $0.maximum] }
     }
-    self.attributes = attributes
-    self.validation = validation
-    self.decode = decode
-    self.encode = encode
-    self.state = Locked(State(value: defaultValue))
+    let declaresNothing = key == nil && aliases.isEmpty && attributes.isEmpty && validation == nil
+    self.declared =
+      declaresNothing
+      ? nil : Declared(key: key, aliases: aliases, attributes: attributes, validation: validation)
+    self.coding = coding
+    self.state = Mutex(State(value: defaultValue))
   }
 
   var key: String { state.withLock { $0.key } }
@@ -148,6 +210,16 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
+
+  /// The value from a tree read at `key`.
+  func decode(_ value: SettingValue, _ key: String) throws(StrataError) -> Value {
+    try coding.decode(value, key)
+  }
+
+  /// The tree written for a value.
+  func encode(_ value: Value) throws(StrataError) -> SettingValue? {
+    try coding.encode(value)
+  }
 
   deinit {
     if let keyPath = observedKeyPath.load(ordering: .acquiring) {
@@ -449,27 +521,30 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   }
 
   private func subscribe(_ continuation: AsyncStream<Value>.Continuation) {
-    let id = state.withLock { state in
+    let (id, rare) = state.withLock { state in
       if state.delivered == nil { state.delivered = deliveredBaseline(state) }
-      let id = state.nextContinuation
-      state.nextContinuation += 1
-      state.continuations[id] = continuation
-      return id
+      let rare = state.rareForWriting()
+      let id = rare.nextContinuation
+      rare.nextContinuation += 1
+      rare.continuations[id] = continuation
+      return (id, rare)
     }
-    // The lock, not the box: a weak reference would give the box a side table, which makes every
-    // retain and release of it (one pair per cached read) take the runtime's slow path. The cycle this
-    // makes (state → continuation → this closure → state) ends when the stream terminates or `finish()`
-    // empties `continuations` (the group's deinit, or the store's shutdown).
-    continuation.onTermination = { [state] _ in
-      _ = state.withLock { $0.continuations.removeValue(forKey: id) }
+    // The box strongly, not weakly: a weak reference would give the box a side table, which makes
+    // every retain and release of it (one pair per cached read) take the runtime's slow path. The cycle
+    // this makes (box → continuation → this closure → box) ends when the stream terminates or
+    // `finish()` empties `continuations` (the group's deinit, or the store's shutdown). `rare` is the
+    // box's for good once made, and is touched only with the box's lock held.
+    continuation.onTermination = { [self] _ in
+      state.withLock { _ in _ = rare.continuations.removeValue(forKey: id) }
     }
   }
 
   /// Ends every stream (the group was released, or the store shut down).
   func finish() {
     let continuations = state.withLock { state in
-      defer { state.continuations = [:] }
-      return Array(state.continuations.values)
+      guard let rare = state.rare else { return [AsyncStream<Value>.Continuation]() }
+      defer { rare.continuations = [:] }
+      return Array(rare.continuations.values)
     }
     for continuation in continuations { continuation.finish() }
   }
