@@ -35,6 +35,10 @@ public struct Setting<Value: Sendable>: Sendable {
   ///   - help: a one-line description.
   ///   - validation: a check the value must pass.
   ///   - attributes: further attributes, such as `.attribute(\.uiSection, "Network")`.
+  @_specialize(where Value == Int)
+  @_specialize(where Value == String)
+  @_specialize(where Value == Bool)
+  @_specialize(where Value == Double)
   public init(
     wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
     help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
