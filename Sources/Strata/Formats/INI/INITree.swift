@@ -25,8 +25,9 @@ final class INITable {
   @exclusivity(unchecked) private var entries: [SettingTable.Entry] = []
   /// A hash of each key's bytes (see ``keyHash(_:)``), compared before the strings.
   @exclusivity(unchecked) private var hashes: [UInt32] = []
-  /// The child tables, by position.
-  @exclusivity(unchecked) private var children: [Int: INITable] = [:]
+  /// The child tables, by position (`nil` where the key holds a value), made when the first child is
+  /// added and as long as the last one's position: an array, where a dictionary hashed every position.
+  @exclusivity(unchecked) private var children: [INITable?] = []
   /// The items of each `key[]` array, by position.
   @exclusivity(unchecked) private var arrays: [Int: [SettingValue]] = [:]
   /// Built only once a table grows past `linearLimit`: most sections have a few dozen keys, where a
@@ -34,13 +35,17 @@ final class INITable {
   @exclusivity(unchecked) private var index: [String: Int]? = nil
   private static let linearLimit = SettingTable.linearLimit
 
-  init(origin: Origin) {
+  /// A table with room for `capacity` keys before its arrays grow.
+  init(origin: Origin, capacity: Int = 16) {
     self.origin = origin
-    entries.reserveCapacity(16)
-    hashes.reserveCapacity(16)
+    entries.reserveCapacity(capacity)
+    hashes.reserveCapacity(capacity)
   }
 
-  /// FNV-1a over an ASCII key's bytes, never 0; 0 for a key with non-ASCII bytes, whose equality is
+  /// The number of keys.
+  var count: Int { entries.count }
+
+  /// ``KeyHash`` of an ASCII key's bytes, never 0; 0 for a key with non-ASCII bytes, whose equality is
   /// left to `String` (which compares canonically equivalent spellings equal).
   static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 { KeyHash.of(bytes) }
 
@@ -61,7 +66,18 @@ final class INITable {
   }
 
   /// The child table at a position, or `nil` when the key holds a value or an array.
-  func child(at position: Int) -> INITable? { children.isEmpty ? nil : children[position] }
+  func child(at position: Int) -> INITable? { position < children.count ? children[position] : nil }
+
+  /// Puts a child table (or `nil`) at a position, growing `children` with `nil`s up to it.
+  private func setChild(_ child: INITable?, at position: Int) {
+    if position < children.count {
+      children[position] = child
+    } else if let child {
+      children.reserveCapacity(entries.capacity)
+      while children.count < position { children.append(nil) }
+      children.append(child)
+    }
+  }
 
   /// Where the key at a position was set (for messages about a conflict or a duplicate).
   func origin(at position: Int) -> Origin { entries[position].value.origin }
@@ -99,7 +115,7 @@ final class INITable {
       built[key] = entries.count
       index = consume built
     }
-    if let child { children[entries.count] = child }
+    if let child { setChild(child, at: entries.count) }
     hashes.append(index == nil ? hash ?? Self.keyHash(key) : 0)
     entries.append(entry)
   }
@@ -110,14 +126,14 @@ final class INITable {
       let value =
         arrays[position].map { SettingValue(.array($0), origin: entries[position].value.origin) }
         ?? entries[position].value
-      return (entries[position].key, value, children[position])
+      return (entries[position].key, value, child(at: position))
     }
   }
 
   /// Puts a value or a table, under a new key, where a child table was (a table on the way flattened
   /// into literal names: its first one takes the table's place).
   func replaceChild(at position: Int, key: String, value: SettingValue, child: INITable?) {
-    children[position] = child
+    setChild(child, at: position)
     arrays[position] = nil
     let old = entries[position].key
     entries[position] = SettingTable.Entry(
@@ -162,13 +178,13 @@ final class INITable {
     var built = entries
     entries = []
     index = nil
-    for (position, child) in children {
-      built[position].value = child.build()
+    for (position, child) in children.enumerated() {
+      if let child { built[position].value = child.build() }
     }
     for (position, items) in arrays {
       built[position].value = SettingValue(.array(items), origin: built[position].value.origin)
     }
-    children = [:]
+    children = []
     hashes = []
     arrays = [:]
     return SettingValue(.table(SettingTable(distinctEntries: built)), origin: origin)
@@ -181,6 +197,9 @@ final class INITreeBuilder {
   let root: INITable
   let maxDepth: Int
   var diagnostics = CappedDiagnostics()
+  /// The room a new section's table starts with: the size of the section before it (files repeat one
+  /// shape of section), at least 16 and at most 256 keys, so that most tables never grow.
+  var sectionCapacity = 16
 
   init(rootOrigin: Origin, maxDepth: Int) {
     root = INITable(origin: rootOrigin)
@@ -195,13 +214,13 @@ final class INITreeBuilder {
     at parts: ArraySlice<INIPathPart>, below start: INITable, prefix: [String], origin: Origin, file: String
   ) throws(StrataError) -> INITable {
     var table = start
-    var path = prefix
+    var depth = prefix.count
     var index = parts.startIndex
     while index < parts.endIndex {
       let part = parts[index]
       let isLast = index == parts.endIndex - 1
-      path.append(part.name)
-      if path.count > maxDepth {
+      depth += 1
+      if depth > maxDepth {
         throw StrataError(
           .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: part.line,
           column: part.column)
@@ -216,7 +235,7 @@ final class INITreeBuilder {
       }
       let declares = index == parts.endIndex - 1
       guard let position else {
-        let child = INITable(origin: origin)
+        let child = INITable(origin: origin, capacity: sectionCapacity)
         child.isDeclared = declares
         table.append(name, child: child)
         table = child
