@@ -23,6 +23,13 @@ struct TableBuilder {
   /// The number of keys.
   var count: Int { entries.count }
 
+  /// The room to give the next table of a parse, from the size of the table just finished: files repeat
+  /// one shape of table, so that most tables are made at their final size instead of growing four or
+  /// five times (each growth moving every entry). Between `minimum` and 256 keys.
+  static func capacity(after finished: Int, minimum: Int = 8) -> Int {
+    min(max(finished, minimum), 256)
+  }
+
   /// The position of a key, or `nil`.
   /// - Parameter hash: the key's ``KeyHash``.
   func position(of key: String, hash: UInt32) -> Int? {

@@ -327,17 +327,24 @@ struct LineCounter {
       hasReturns = !bytes.isEmpty && memchr(bytes.baseAddress!, Int32(UInt8.cr), bytes.count) != nil
     }
     if hasReturns == false {
+      // Positions are asked for every few bytes (each tag), so the last, partial word is read whole too
+      // (while it lies inside the buffer) and its bytes at or past `end` masked off, rather than counted
+      // one by one.
       let lowSevens: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-      while i + 8 <= end {
-        let word =
-          UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+      let wordsEnd = bytes.count - 8
+      while i < end && i <= wordsEnd {
+        let loaded = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        let word = UInt64(littleEndian: loaded) ^ 0x0A0A_0A0A_0A0A_0A0A
         // 0x80 in exactly the bytes that were `\n` (zero after the XOR), with no carries between bytes.
-        let newlines = ~(((word & lowSevens) &+ lowSevens) | word | lowSevens)
+        var newlines = ~(((word & lowSevens) &+ lowSevens) | word | lowSevens)
+        let taken = min(8, end - i)
+        // Little-endian: byte k of the word is bits 8k..8k+7.
+        if taken < 8 { newlines &= (1 &<< UInt64(8 * taken)) &- 1 }
         if newlines != 0 {
           line += newlines.nonzeroBitCount
           lineStart = i + (63 - newlines.leadingZeroBitCount) / 8 + 1
         }
-        i += 8
+        i += taken
       }
     }
     while i < end {
