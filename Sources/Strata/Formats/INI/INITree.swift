@@ -32,7 +32,17 @@ final class INITable {
   @exclusivity(unchecked) private var arrays: [Int: [SettingValue]] = [:]
   /// Built only once a table grows past `linearLimit`: most sections have a few dozen keys, where a
   /// linear scan of short strings beats hashing each key (and growing a dictionary) several times.
-  @exclusivity(unchecked) private var index: [String: Int]? = nil
+  @exclusivity(unchecked) private var index: Index? = nil
+
+  /// Key → position past `linearLimit` keys.
+  private enum Index {
+    /// While every key put in and asked for is ASCII: open addressing over the hashes already made
+    /// (``KeyIndex``), where a `[String: Int]` hashed every key again with SipHash, twice per new key.
+    case probing(KeyIndex)
+    /// Once a non-ASCII key is put in or asked for: `String` hashing, under which canonically
+    /// equivalent spellings (`é` precomposed or not, the Kelvin sign and `K`) are one key.
+    case dictionary([String: Int])
+  }
   private static let linearLimit = SettingTable.linearLimit
 
   /// A table with room for `capacity` keys before its arrays grow.
@@ -55,9 +65,18 @@ final class INITable {
   /// The position of a key, or `nil`.
   /// - Parameter hash: the key's ``keyHash(_:)-(String)``, when the caller has it.
   func position(of key: String, hash: UInt32? = nil) -> Int? {
-    if let index { return index[key] }
-    // Comparing two strings is a call into the runtime; most keys of a section differ in their hash.
     let hash = hash ?? Self.keyHash(key)
+    switch index {
+    case .probing(let keys)? where hash != 0:
+      return keys.position(of: key, hash: hash) { entries[$0].key }
+    case .probing?:
+      return switchToDictionary()[key]
+    case .dictionary(let keys)?:
+      return keys[key]
+    case nil:
+      break
+    }
+    // Comparing two strings is a call into the runtime; most keys of a section differ in their hash.
     for position in hashes.indices {
       let other = hashes[position]
       if (other == hash || other == 0 || hash == 0) && entries[position].key == key { return position }
@@ -107,16 +126,34 @@ final class INITable {
   private func add(
     _ key: String, _ entry: consuming SettingTable.Entry, child: INITable?, hash: UInt32? = nil
   ) {
-    if index != nil {
-      index![key] = entries.count
-    } else if entries.count == Self.linearLimit {
-      var built = [String: Int](minimumCapacity: Self.linearLimit * 4)
-      for (position, existing) in entries.enumerated() { built[existing.key] = position }
-      built[key] = entries.count
-      index = consume built
+    let hash = hash ?? Self.keyHash(key)
+    if index == nil && entries.count == Self.linearLimit {
+      if hash != 0 && !hashes.contains(0) {
+        var built = KeyIndex(capacity: Self.linearLimit * 4)
+        for (position, existing) in entries.enumerated() {
+          built.insert(
+            existing.key, hash: hashes[position], at: position, earlier: entries[..<position].lazy.map(\.key))
+        }
+        index = .probing(built)
+      } else {
+        switchToDictionary()
+      }
+    }
+    switch index {
+    case .probing(var keys)? where hash != 0:
+      index = nil  // so that the insert does not copy
+      keys.insert(key, hash: hash, at: entries.count, earlier: entries.lazy.map(\.key))
+      index = .probing(keys)
+    case .probing?, .dictionary?:
+      var keys = switchToDictionary()
+      index = nil
+      keys[key] = entries.count
+      index = .dictionary(keys)
+    case nil:
+      break
     }
     if let child { setChild(child, at: entries.count) }
-    hashes.append(index == nil ? hash ?? Self.keyHash(key) : 0)
+    hashes.append(hash)
     entries.append(entry)
   }
 
@@ -138,12 +175,25 @@ final class INITable {
     let old = entries[position].key
     entries[position] = SettingTable.Entry(
       key: key, value: child.map { .emptyTable(origin: $0.origin) } ?? value)
+    hashes[position] = Self.keyHash(key)
     if index != nil {
-      index![old] = nil
-      index![key] = position
-    } else {
-      hashes[position] = Self.keyHash(key)
+      var keys = switchToDictionary()
+      index = nil
+      keys[old] = nil
+      keys[key] = position
+      index = .dictionary(keys)
     }
+  }
+
+  /// Makes the index a `[String: Int]` of every key (from a ``Index/probing(_:)`` index or none) and
+  /// returns it.
+  @discardableResult
+  private func switchToDictionary() -> [String: Int] {
+    if case .dictionary(let keys)? = index, keys.count == entries.count { return keys }
+    var keys = [String: Int](minimumCapacity: max(entries.count * 2, Self.linearLimit * 4))
+    for (position, existing) in entries.enumerated() { keys[existing.key] = position }
+    index = .dictionary(keys)
+    return keys
   }
 
   /// Replaces the value at a position (a duplicate key: the last wins, the first position is kept).

@@ -150,4 +150,44 @@ struct INIFastPathTests {
     #expect(iniPosition(doc, "a.h") == "7:1")
     #expect(iniPosition(doc, "a.z") == "10:5")
   }
+
+  @Test(
+    "past the linear limit, a non-ASCII key still finds its canonically equivalent spelling, either way round"
+  )
+  func equivalentSpellingsInLargeSections() throws {
+    let filler = (0..<(SettingTable.linearLimit + 8)).map { "key\($0) = \($0)\n" }.joined()
+    let kelvin = "\u{212A}"
+    let precomposed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    for (first, second) in [
+      ("K", kelvin), (kelvin, "K"), (precomposed, decomposed), (decomposed, precomposed),
+    ] {
+      for text in [
+        "[s]\n\(filler)\(first) = 1\n\(second) = 2\n", "[s]\n\(first) = 1\n\(filler)\(second) = 2\n",
+        "[s]\n\(first) = 1\n\(filler)x = y\n\(second) = 2\n",
+      ] {
+        let doc = try parse(text, as: ini)
+        let table = try #require(doc.root.value(at: "s")?.table)
+        #expect(table.count == SettingTable.linearLimit + 9 + (text.contains("x = y") ? 1 : 0))
+        #expect(
+          table[first]?.kind == .string("2"),
+          "\(first.unicodeScalars.map(\.value)) then \(second.unicodeScalars.map(\.value))")
+        #expect(doc.diagnostics.map(\.error.code) == [.duplicateKey])
+      }
+    }
+  }
+
+  @Test("past the linear limit, a dotted table that gives way to a value keeps every name findable")
+  func flatteningInLargeSections() throws {
+    let filler = (0..<(SettingTable.linearLimit + 8)).map { "key\($0) = \($0)\n" }.joined()
+    let text =
+      "[s]\n\(filler)listen.owner = www\nlisten.group = web\nlisten = 9\nlisten.owner = nobody\nkey3 = 33\n"
+    let doc = try parse(text, as: ini)
+    let table = try #require(doc.root.value(at: "s")?.table)
+    #expect(table.keys.suffix(3) == ["listen", "listen.owner", "listen.group"])
+    #expect(table["listen"]?.kind == .string("9"))
+    #expect(table["listen.owner"]?.kind == .string("nobody"))
+    #expect(table["key3"]?.kind == .string("33"))
+    #expect(doc.diagnostics.map(\.error.code) == [.duplicateKey, .duplicateKey])
+  }
 }
