@@ -3,9 +3,10 @@
 /// Configuration files repeat a few key names in every section (`host`, `port`, …): making each
 /// occurrence's `String` again validates its bytes and builds it from scratch. Short ASCII keys (up to
 /// 15 bytes, which `String` stores inline, without an allocation to share) are remembered in a small
-/// direct-mapped table by their ``KeyHash`` and bytes; a repeat is two word comparisons and a copy.
+/// two-way table by their ``KeyHash`` and bytes; a repeat is a few word comparisons and a copy.
 struct KeyInterner {
   private struct Slot {
+    /// The key's ``KeyHash``; 0 (never an interned key's) while the slot is empty.
     var hash: UInt32 = 0
     var count = 0
     var low: UInt64 = 0
@@ -23,13 +24,19 @@ struct KeyInterner {
     var words: (low: UInt64, high: UInt64) = (0, 0)
     withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
     let (low, high) = words
-    let index = Int(hash & 0x3F)
-    if slots[index].hash == hash, slots[index].count == bytes.count, slots[index].low == low,
-      slots[index].high == high
-    {
-      return slots[index].key
+    // Two candidate slots, from different bits of the hash: twenty names in 64 slots nearly always share
+    // a slot between two of them, which with one candidate each would evict the other on every section.
+    let first = Int(hash & 0x3F)
+    let second = Int((hash &>> 6) & 0x3F)
+    func holds(_ index: Int) -> Bool {
+      slots[index].hash == hash && slots[index].count == bytes.count && slots[index].low == low
+        && slots[index].high == high
     }
+    if holds(first) { return slots[first].key }
+    if holds(second) { return slots[second].key }
     let key = String(decoding: bytes, as: UTF8.self)
+    // A new key takes an empty candidate, else evicts the first one's.
+    let index = slots[first].hash != 0 && slots[second].hash == 0 ? second : first
     slots[index] = Slot(hash: hash, count: bytes.count, low: low, high: high, key: key)
     return key
   }

@@ -19,6 +19,15 @@ enum INIByte {
   @inline(__always) static func isSpace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
   @inline(__always) static func isCommentStart(_ byte: UInt8) -> Bool { byte == hash || byte == semicolon }
 
+  /// The bytes a key line's scan for its delimiter stops at (all below 64), one bit each: `=` `:` `"`
+  /// `.` `#` `;`, space and tab (a test checks the constant against the list).
+  static let keyLineSpecialBits: UInt64 = 0x2C00_400D_0000_0200
+
+  /// Whether a key line's scan stops at `byte` (see ``keyLineSpecialBits``).
+  @inline(__always) static func isKeyLineSpecial(_ byte: UInt8) -> Bool {
+    byte < 64 && keyLineSpecialBits &>> UInt64(byte) & 1 != 0
+  }
+
   /// The offset of the first `#` or `;` in `bytes[start..<end]`, or `end`. Reads eight bytes at a time:
   /// most values are longer than a word and hold neither.
   @inline(__always)

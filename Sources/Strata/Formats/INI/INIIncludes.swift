@@ -192,9 +192,8 @@ extension INIFileParser {
     case "include", "includedir":
       let directiveLine = line
       let directiveLineStart = lineStart
-      let (argument, argumentOrigin, next) = try parseValue(from: q, end, lineEnd)
+      let (argument, argLine, argColumn, next) = try parseValue(from: q, end, lineEnd)
       guard !argument.isEmpty else {
-        guard case .file(_, let argLine, let argColumn) = argumentOrigin else { return next }
         throw StrataError(
           .syntax, "expected a \(name == "include" ? "file" : "directory") name after '!\(name)'", path: path,
           line: argLine, column: argColumn)

@@ -174,6 +174,7 @@ struct INIFileParser {
         .syntax, "expected the end of the line after ']', found \(INIByte.describe(bytes[after]))", at: after)
     }
     let headerOrigin = origin(at: open)
+    session.tree.sectionCapacity = min(max(section.count, 16), 256)
     section = try session.tree.table(
       at: parts[...], below: session.tree.root, prefix: [], origin: headerOrigin, file: path)
     sectionPath = parts.map(\.name)
@@ -192,6 +193,13 @@ struct INIFileParser {
     var stop = end
     scan: while p < end {
       let c = bytes[p]
+      if !INIByte.isKeyLineSpecial(c) {
+        // A run of plain name bytes: skipped without the switch below.
+        p += 1
+        while p < end && !INIByte.isKeyLineSpecial(bytes[p]) { p += 1 }
+        atPartStart = false
+        continue
+      }
       switch c {
       case INIByte.equals, INIByte.colon:
         delimiter = p
@@ -241,18 +249,20 @@ struct INIFileParser {
       let hash = INITable.keyHash(keyBytes)
       let key = keys.key(keyBytes, hash: hash)
       let (keyLine, keyColumn) = (line, start - lineStart + 1)  // a value may move on to later lines
-      let (value, valueOrigin, next) = try parseValue(
+      let (value, valueLine, valueColumn, next) = try parseValue(
         from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
       try session.tree.set(
-        SettingValue(.string(value), origin: valueOrigin), key: key, hash: hash, line: keyLine,
+        SettingValue(.string(value), origin: .file(path: path, line: valueLine, column: valueColumn)),
+        key: key, hash: hash, line: keyLine,
         column: keyColumn, in: section, prefix: sectionPath, file: path)
       return next
     }
     let isArray = try parseKeyParts(start, keyEnd)
-    let (value, valueOrigin, next) = try parseValue(
+    let (value, valueLine, valueColumn, next) = try parseValue(
       from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
     try session.tree.set(
-      SettingValue(.string(value), origin: valueOrigin), at: parts, in: section, prefix: sectionPath,
+      SettingValue(.string(value), origin: .file(path: path, line: valueLine, column: valueColumn)),
+      at: parts, in: section, prefix: sectionPath,
       append: isArray, file: path)
     return next
   }

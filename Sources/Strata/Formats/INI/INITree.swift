@@ -25,22 +25,37 @@ final class INITable {
   @exclusivity(unchecked) private var entries: [SettingTable.Entry] = []
   /// A hash of each key's bytes (see ``keyHash(_:)``), compared before the strings.
   @exclusivity(unchecked) private var hashes: [UInt32] = []
-  /// The child tables, by position.
-  @exclusivity(unchecked) private var children: [Int: INITable] = [:]
+  /// The child tables, by position (`nil` where the key holds a value), made when the first child is
+  /// added and as long as the last one's position: an array, where a dictionary hashed every position.
+  @exclusivity(unchecked) private var children: [INITable?] = []
   /// The items of each `key[]` array, by position.
   @exclusivity(unchecked) private var arrays: [Int: [SettingValue]] = [:]
   /// Built only once a table grows past `linearLimit`: most sections have a few dozen keys, where a
   /// linear scan of short strings beats hashing each key (and growing a dictionary) several times.
-  @exclusivity(unchecked) private var index: [String: Int]? = nil
+  @exclusivity(unchecked) private var index: Index? = nil
+
+  /// Key → position past `linearLimit` keys.
+  private enum Index {
+    /// While every key put in and asked for is ASCII: open addressing over the hashes already made
+    /// (``KeyIndex``), where a `[String: Int]` hashed every key again with SipHash, twice per new key.
+    case probing(KeyIndex)
+    /// Once a non-ASCII key is put in or asked for: `String` hashing, under which canonically
+    /// equivalent spellings (`é` precomposed or not, the Kelvin sign and `K`) are one key.
+    case dictionary([String: Int])
+  }
   private static let linearLimit = SettingTable.linearLimit
 
-  init(origin: Origin) {
+  /// A table with room for `capacity` keys before its arrays grow.
+  init(origin: Origin, capacity: Int = 16) {
     self.origin = origin
-    entries.reserveCapacity(16)
-    hashes.reserveCapacity(16)
+    entries.reserveCapacity(capacity)
+    hashes.reserveCapacity(capacity)
   }
 
-  /// FNV-1a over an ASCII key's bytes, never 0; 0 for a key with non-ASCII bytes, whose equality is
+  /// The number of keys.
+  var count: Int { entries.count }
+
+  /// ``KeyHash`` of an ASCII key's bytes, never 0; 0 for a key with non-ASCII bytes, whose equality is
   /// left to `String` (which compares canonically equivalent spellings equal).
   static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 { KeyHash.of(bytes) }
 
@@ -50,9 +65,18 @@ final class INITable {
   /// The position of a key, or `nil`.
   /// - Parameter hash: the key's ``keyHash(_:)-(String)``, when the caller has it.
   func position(of key: String, hash: UInt32? = nil) -> Int? {
-    if let index { return index[key] }
-    // Comparing two strings is a call into the runtime; most keys of a section differ in their hash.
     let hash = hash ?? Self.keyHash(key)
+    switch index {
+    case .probing(let keys)? where hash != 0:
+      return keys.position(of: key, hash: hash) { entries[$0].key }
+    case .probing?:
+      return switchToDictionary()[key]
+    case .dictionary(let keys)?:
+      return keys[key]
+    case nil:
+      break
+    }
+    // Comparing two strings is a call into the runtime; most keys of a section differ in their hash.
     for position in hashes.indices {
       let other = hashes[position]
       if (other == hash || other == 0 || hash == 0) && entries[position].key == key { return position }
@@ -61,7 +85,18 @@ final class INITable {
   }
 
   /// The child table at a position, or `nil` when the key holds a value or an array.
-  func child(at position: Int) -> INITable? { children.isEmpty ? nil : children[position] }
+  func child(at position: Int) -> INITable? { position < children.count ? children[position] : nil }
+
+  /// Puts a child table (or `nil`) at a position, growing `children` with `nil`s up to it.
+  private func setChild(_ child: INITable?, at position: Int) {
+    if position < children.count {
+      children[position] = child
+    } else if let child {
+      children.reserveCapacity(entries.capacity)
+      while children.count < position { children.append(nil) }
+      children.append(child)
+    }
+  }
 
   /// Where the key at a position was set (for messages about a conflict or a duplicate).
   func origin(at position: Int) -> Origin { entries[position].value.origin }
@@ -91,16 +126,34 @@ final class INITable {
   private func add(
     _ key: String, _ entry: consuming SettingTable.Entry, child: INITable?, hash: UInt32? = nil
   ) {
-    if index != nil {
-      index![key] = entries.count
-    } else if entries.count == Self.linearLimit {
-      var built = [String: Int](minimumCapacity: Self.linearLimit * 4)
-      for (position, existing) in entries.enumerated() { built[existing.key] = position }
-      built[key] = entries.count
-      index = consume built
+    let hash = hash ?? Self.keyHash(key)
+    if index == nil && entries.count == Self.linearLimit {
+      if hash != 0 && !hashes.contains(0) {
+        var built = KeyIndex(capacity: Self.linearLimit * 4)
+        for (position, existing) in entries.enumerated() {
+          built.insert(
+            existing.key, hash: hashes[position], at: position, earlier: entries[..<position].lazy.map(\.key))
+        }
+        index = .probing(built)
+      } else {
+        switchToDictionary()
+      }
     }
-    if let child { children[entries.count] = child }
-    hashes.append(index == nil ? hash ?? Self.keyHash(key) : 0)
+    switch index {
+    case .probing(var keys)? where hash != 0:
+      index = nil  // so that the insert does not copy
+      keys.insert(key, hash: hash, at: entries.count, earlier: entries.lazy.map(\.key))
+      index = .probing(keys)
+    case .probing?, .dictionary?:
+      var keys = switchToDictionary()
+      index = nil
+      keys[key] = entries.count
+      index = .dictionary(keys)
+    case nil:
+      break
+    }
+    if let child { setChild(child, at: entries.count) }
+    hashes.append(hash)
     entries.append(entry)
   }
 
@@ -110,24 +163,37 @@ final class INITable {
       let value =
         arrays[position].map { SettingValue(.array($0), origin: entries[position].value.origin) }
         ?? entries[position].value
-      return (entries[position].key, value, children[position])
+      return (entries[position].key, value, child(at: position))
     }
   }
 
   /// Puts a value or a table, under a new key, where a child table was (a table on the way flattened
   /// into literal names: its first one takes the table's place).
   func replaceChild(at position: Int, key: String, value: SettingValue, child: INITable?) {
-    children[position] = child
+    setChild(child, at: position)
     arrays[position] = nil
     let old = entries[position].key
     entries[position] = SettingTable.Entry(
       key: key, value: child.map { .emptyTable(origin: $0.origin) } ?? value)
+    hashes[position] = Self.keyHash(key)
     if index != nil {
-      index![old] = nil
-      index![key] = position
-    } else {
-      hashes[position] = Self.keyHash(key)
+      var keys = switchToDictionary()
+      index = nil
+      keys[old] = nil
+      keys[key] = position
+      index = .dictionary(keys)
     }
+  }
+
+  /// Makes the index a `[String: Int]` of every key (from a ``Index/probing(_:)`` index or none) and
+  /// returns it.
+  @discardableResult
+  private func switchToDictionary() -> [String: Int] {
+    if case .dictionary(let keys)? = index, keys.count == entries.count { return keys }
+    var keys = [String: Int](minimumCapacity: max(entries.count * 2, Self.linearLimit * 4))
+    for (position, existing) in entries.enumerated() { keys[existing.key] = position }
+    index = .dictionary(keys)
+    return keys
   }
 
   /// Replaces the value at a position (a duplicate key: the last wins, the first position is kept).
@@ -162,13 +228,13 @@ final class INITable {
     var built = entries
     entries = []
     index = nil
-    for (position, child) in children {
-      built[position].value = child.build()
+    for (position, child) in children.enumerated() {
+      if let child { built[position].value = child.build() }
     }
     for (position, items) in arrays {
       built[position].value = SettingValue(.array(items), origin: built[position].value.origin)
     }
-    children = [:]
+    children = []
     hashes = []
     arrays = [:]
     return SettingValue(.table(SettingTable(distinctEntries: built)), origin: origin)
@@ -181,6 +247,9 @@ final class INITreeBuilder {
   let root: INITable
   let maxDepth: Int
   var diagnostics = CappedDiagnostics()
+  /// The room a new section's table starts with: the size of the section before it (files repeat one
+  /// shape of section), at least 16 and at most 256 keys, so that most tables never grow.
+  var sectionCapacity = 16
 
   init(rootOrigin: Origin, maxDepth: Int) {
     root = INITable(origin: rootOrigin)
@@ -195,13 +264,13 @@ final class INITreeBuilder {
     at parts: ArraySlice<INIPathPart>, below start: INITable, prefix: [String], origin: Origin, file: String
   ) throws(StrataError) -> INITable {
     var table = start
-    var path = prefix
+    var depth = prefix.count
     var index = parts.startIndex
     while index < parts.endIndex {
       let part = parts[index]
       let isLast = index == parts.endIndex - 1
-      path.append(part.name)
-      if path.count > maxDepth {
+      depth += 1
+      if depth > maxDepth {
         throw StrataError(
           .nestingTooDeep, "tables nested deeper than the limit of \(maxDepth)", path: file, line: part.line,
           column: part.column)
@@ -216,7 +285,7 @@ final class INITreeBuilder {
       }
       let declares = index == parts.endIndex - 1
       guard let position else {
-        let child = INITable(origin: origin)
+        let child = INITable(origin: origin, capacity: sectionCapacity)
         child.isDeclared = declares
         table.append(name, child: child)
         table = child

@@ -2,17 +2,19 @@
 /// single-quoted (literal); and the quoted names used in keys and section headers.
 extension INIFileParser {
   /// Parses a value starting at `start` (just after the delimiter) on the current line.
-  /// - Returns: the text, its origin, and where the next line starts.
+  /// - Returns: the text, the line and column it starts at, and where the next line starts. (The caller
+  ///   makes the origin: an `Origin` made here and moved out would be copied and destroyed on the way,
+  ///   a retain and a release of the path for every value.)
   /// - Parameter keyIndent: the indentation of the key's line; lines indented deeper continue an
   ///   unquoted value, as Python's configparser reads them (`nil`: no such continuation, for directives).
   mutating func parseValue(from start: Int, _ end: Int, _ lineEnd: Int, keyIndent: Int? = nil)
-    throws(StrataError) -> (String, Origin, Int)
+    throws(StrataError) -> (text: String, line: Int, column: Int, next: Int)
   {
     let i = skipSpaces(start, end)
-    let valueOrigin = origin(at: i)
+    let (valueLine, valueColumn) = (line, i - lineStart + 1)
     if i < end && bytes[i] == INIByte.doubleQuote {
       let (text, next) = try parseDoubleQuoted(i, end, lineEnd)
-      return (text, valueOrigin, next)
+      return (text, valueLine, valueColumn, next)
     }
     if i < end && bytes[i] == INIByte.singleQuote {
       var close = i + 1
@@ -22,7 +24,7 @@ extension INIFileParser {
           .syntax, "expected \"'\" to close the value opened at column \(i - lineStart + 1)", at: end)
       }
       try expectLineEnd(after: close + 1, end)
-      return (string(i + 1, close), valueOrigin, lineEnd + 1)
+      return (string(i + 1, close), valueLine, valueColumn, lineEnd + 1)
     }
     var (text, next) = parseUnquoted(i, end, lineEnd)
     // Nearly every value is one line: the array of lines is made only once a second one shows up.
@@ -38,7 +40,7 @@ extension INIFileParser {
       }
       text = lines.joined(separator: "\n")
     }
-    return (text, valueOrigin, next)
+    return (text, valueLine, valueColumn, next)
   }
 
   /// The next line that continues a value by its indentation (deeper than `keyIndent`), skipping blank

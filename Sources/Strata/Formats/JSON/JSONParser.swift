@@ -118,6 +118,7 @@ struct JSONParser {
     var tables: [TableBuilder] = []
     var arrays: [[SettingValue]] = []
     var keyLines: [Int] = []
+    var tableCapacity = 8
 
     while true {
       // Here a value must start at `pos` (whitespace already skipped).
@@ -138,7 +139,7 @@ struct JSONParser {
             isObject: true, line: valueLine, column: valueColumn, keyLinesStart: keyLines.count)
           try parseKey(after: "'{'", into: &frame)
           frames.append(frame)
-          tables.append(TableBuilder(capacity: 8))
+          tables.append(TableBuilder(capacity: tableCapacity))
           continue
         }
       case UInt8(ascii: "["):
@@ -206,6 +207,7 @@ struct JSONParser {
             throw error(.syntax, "expected ',' or '}' after an object member, found \(found())")
           }
           pos += 1
+          tableCapacity = TableBuilder.capacity(after: tables[tables.count - 1].count)
           value = SettingValue(
             .table(tables[tables.count - 1].build()), origin: origin(frame.line, frame.column))
           tables.removeLast()

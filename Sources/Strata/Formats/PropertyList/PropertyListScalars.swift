@@ -298,11 +298,15 @@ extension UInt8 {
 
   /// Whether the byte may appear in an element name (ASCII letters, digits, `-_.:`, and any non-ASCII byte).
   @inline(__always) var isNameByte: Bool {
-    // Letters first, with one comparison: nearly every byte of a name is one.
-    (self | 0x20) &- UInt8(ascii: "a") < 26 || self &- 0x30 < 10
-      || self == UInt8(ascii: "-") || self == UInt8(ascii: "_") || self == UInt8(ascii: ".")
-      || self == UInt8(ascii: ":") || self >= 0x80
+    // One bit per byte below 128 (`-` `.` digits `:` below 64; letters and `_` above), every byte from
+    // 0x80 up: a shift and a test, where comparing against each class took a chain of branches.
+    self >= 0x80 || (self < 64 ? Self.xmlLowNameBits : Self.xmlHighNameBits) &>> UInt64(self & 63) & 1 != 0
   }
+
+  /// The name bytes among 0–63: `-` `.` `0`–`9` `:` (a test checks both constants byte by byte).
+  static let xmlLowNameBits: UInt64 = 0x07FF_6000_0000_0000
+  /// The name bytes among 64–127, each bit `byte - 64`: `A`–`Z` `_` `a`–`z`.
+  static let xmlHighNameBits: UInt64 = 0x07FF_FFFE_87FF_FFFE
 
   /// The value of a hexadecimal digit, or `nil`.
   var digitValue: UInt8? {

@@ -14,6 +14,8 @@ struct XMLPropertyListParser {
   private(set) var diagnostics = CappedDiagnostics()
   /// The keys read so far, so that a name repeated in every dict is made once.
   private var keys = KeyInterner()
+  /// The room a new dict's table starts with (see ``TableBuilder/capacity(after:minimum:)``).
+  private var tableCapacity = 8
 
   /// An open container, with what it has collected so far.
   fileprivate struct Frame {
@@ -80,6 +82,7 @@ struct XMLPropertyListParser {
         switch frame.element {
         case .dict:
           if frame.key != nil { throw keyWithoutValue(at: frame.keyStart) }
+          tableCapacity = TableBuilder.capacity(after: frame.table.count)
           value = SettingValue(.table(frame.table.build()), origin: frame.origin)
           depth -= 1
         case .array:
@@ -153,7 +156,9 @@ struct XMLPropertyListParser {
           kind = element == .dict ? .table(SettingTable()) : .array([])
         } else {
           depth += 1
-          stack.append(Frame(element: element, start: start, origin: origin))
+          var frame = Frame(element: element, start: start, origin: origin)
+          if element == .dict { frame.table = TableBuilder(capacity: tableCapacity) }
+          stack.append(frame)
           continue
         }
       case .true, .false:

@@ -311,35 +311,39 @@ extension XMLPropertyListParser {
 
 /// Turns byte offsets into 1-based lines and UTF-8 columns, scanning forward from the last query so that
 /// asking in file order costs one pass over the input.
+///
+/// Without carriage returns (nearly every file), it keeps where the current line ends: a position on the
+/// same line as the one before (most tags) is a subtraction, and moving to a later line finds each line's
+/// end with `memchr`, rather than counting the newlines of every byte between two queries.
 struct LineCounter {
   private var offset = 0
   private var line = 1
   private var lineStart = 0
+  /// The offset of the `\n` that ends the current line (the buffer's count when none does), or -1 before
+  /// it is looked for. Used only when there are no carriage returns.
+  private var lineEnd = -1
   /// Whether the text holds a carriage return (decided on first use): without one, `\n` alone ends
-  /// lines and eight bytes are counted at a time.
+  /// lines and each line's end is found with `memchr`.
   private var hasReturns: Bool? = nil
 
   mutating func position(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
     if target < offset { self = LineCounter() }
-    var i = offset
     let end = min(target, bytes.count)
     if hasReturns == nil {
       hasReturns = !bytes.isEmpty && memchr(bytes.baseAddress!, Int32(UInt8.cr), bytes.count) != nil
     }
     if hasReturns == false {
-      let lowSevens: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-      while i + 8 <= end {
-        let word =
-          UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-        // 0x80 in exactly the bytes that were `\n` (zero after the XOR), with no carries between bytes.
-        let newlines = ~(((word & lowSevens) &+ lowSevens) | word | lowSevens)
-        if newlines != 0 {
-          line += newlines.nonzeroBitCount
-          lineStart = i + (63 - newlines.leadingZeroBitCount) / 8 + 1
-        }
-        i += 8
+      if lineEnd < 0 { lineEnd = Self.newline(in: bytes, from: lineStart) }
+      // Each `\n` before `end` starts a new line.
+      while lineEnd < end {
+        line += 1
+        lineStart = lineEnd + 1
+        lineEnd = Self.newline(in: bytes, from: lineStart)
       }
+      offset = max(end, offset)
+      return (line, target - lineStart + 1)
     }
+    var i = offset
     while i < end {
       let c = bytes[i]
       // A lone CR ends a line too, as XML treats it.
@@ -353,4 +357,11 @@ struct LineCounter {
     return (line, target - lineStart + 1)
   }
 
+  /// The offset of the first `\n` at or after `start`, or the buffer's count.
+  private static func newline(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard start < bytes.count,
+      let found = memchr(bytes.baseAddress! + start, Int32(UInt8.newline), bytes.count - start)
+    else { return bytes.count }
+    return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - bytes.baseAddress!
+  }
 }

@@ -91,4 +91,103 @@ struct INIFastPathTests {
     #expect(table.keys.last == "k3")
     #expect(table["k3"]?.kind == .integer(33))
   }
+
+  @Test(
+    "sections of changing sizes (each table starts with the room the one before needed) keep every key and position"
+  )
+  func sectionsOfChangingSizes() throws {
+    let sizes = [0, 1, 300, 2, 20, 20, 21, 257, 3]
+    var text = "top = 0\n"
+    var expected: [(key: String, value: String, position: String)] = [("top", "0", "1:7")]
+    var line = 1
+    for (section, size) in sizes.enumerated() {
+      text += "[s\(section)]\n"
+      line += 1
+      for key in 0..<size {
+        text += "key\(key)   =  v\(section)-\(key)\n"
+        line += 1
+        expected.append(("s\(section).key\(key)", "v\(section)-\(key)", "\(line):\(10 + String(key).count)"))
+      }
+    }
+    let doc = try parse(text, as: ini)
+    for entry in expected {
+      #expect(iniString(doc, entry.key) == entry.value, "\(entry.key)")
+      #expect(iniPosition(doc, entry.key) == entry.position, "\(entry.key)")
+    }
+    for (section, size) in sizes.enumerated() {
+      #expect(doc.root.value(at: "s\(section)")?.table?.keys == (0..<size).map { "key\($0)" })
+    }
+    #expect(doc.root.table?.keys == ["top"] + sizes.indices.map { "s\($0)" })
+  }
+
+  @Test("child tables among values, by dotted keys and headers, keep their places and origins")
+  func childTablesAmongValues() throws {
+    let text = """
+      [a]
+      x = 1
+      b.c = 2
+      y = 3
+      d.e.f = 4
+      b.g = 5
+      [a.h]
+      i = 6
+      [a]
+      z = 7
+      listen.owner = www
+      listen = 9
+
+      """
+    let doc = try parse(text, as: ini)
+    let a = try #require(doc.root.value(at: "a")?.table)
+    #expect(a.keys == ["x", "b", "y", "d", "h", "z", "listen", "listen.owner"])
+    #expect(iniString(doc, "a.b.c") == "2")
+    #expect(iniString(doc, "a.b.g") == "5")
+    #expect(iniString(doc, "a.d.e.f") == "4")
+    #expect(iniString(doc, "a.h.i") == "6")
+    #expect(iniString(doc, "a.listen") == "9")
+    #expect(doc.root.value(atComponents: ["a", "listen.owner"])?.kind == .string("www"))
+    #expect(iniPosition(doc, "a.b") == "3:1")
+    #expect(iniPosition(doc, "a.h") == "7:1")
+    #expect(iniPosition(doc, "a.z") == "10:5")
+  }
+
+  @Test(
+    "past the linear limit, a non-ASCII key still finds its canonically equivalent spelling, either way round"
+  )
+  func equivalentSpellingsInLargeSections() throws {
+    let filler = (0..<(SettingTable.linearLimit + 8)).map { "key\($0) = \($0)\n" }.joined()
+    let kelvin = "\u{212A}"
+    let precomposed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    for (first, second) in [
+      ("K", kelvin), (kelvin, "K"), (precomposed, decomposed), (decomposed, precomposed),
+    ] {
+      for text in [
+        "[s]\n\(filler)\(first) = 1\n\(second) = 2\n", "[s]\n\(first) = 1\n\(filler)\(second) = 2\n",
+        "[s]\n\(first) = 1\n\(filler)x = y\n\(second) = 2\n",
+      ] {
+        let doc = try parse(text, as: ini)
+        let table = try #require(doc.root.value(at: "s")?.table)
+        #expect(table.count == SettingTable.linearLimit + 9 + (text.contains("x = y") ? 1 : 0))
+        #expect(
+          table[first]?.kind == .string("2"),
+          "\(first.unicodeScalars.map(\.value)) then \(second.unicodeScalars.map(\.value))")
+        #expect(doc.diagnostics.map(\.error.code) == [.duplicateKey])
+      }
+    }
+  }
+
+  @Test("past the linear limit, a dotted table that gives way to a value keeps every name findable")
+  func flatteningInLargeSections() throws {
+    let filler = (0..<(SettingTable.linearLimit + 8)).map { "key\($0) = \($0)\n" }.joined()
+    let text =
+      "[s]\n\(filler)listen.owner = www\nlisten.group = web\nlisten = 9\nlisten.owner = nobody\nkey3 = 33\n"
+    let doc = try parse(text, as: ini)
+    let table = try #require(doc.root.value(at: "s")?.table)
+    #expect(table.keys.suffix(3) == ["listen", "listen.owner", "listen.group"])
+    #expect(table["listen"]?.kind == .string("9"))
+    #expect(table["listen.owner"]?.kind == .string("nobody"))
+    #expect(table["key3"]?.kind == .string("33"))
+    #expect(doc.diagnostics.map(\.error.code) == [.duplicateKey, .duplicateKey])
+  }
 }
