@@ -45,8 +45,13 @@ extension SettingsStore {
       changes.sourcesDiffer || candidate.diagnostics != current.diagnostics
       || candidate.declaredSecretKeys != current.declaredSecretKeys || current.generation == 0
     if isNew {
-      published.withLock { $0 = candidate }
-      generationCounter.store(candidate.generation, ordering: .releasing)
+      // The counter moves inside the snapshot's lock: a read that resolves from `snapshot` (under that
+      // lock) then sees the counter at least at its generation, so another setting's cached value of
+      // the generation before no longer counts as current (a read after it never goes back).
+      published.withLock { published in
+        published = candidate
+        generationCounter.store(candidate.generation, ordering: .releasing)
+      }
     }
     let watches = state.withLock { state in
       state.contents = contents
