@@ -64,7 +64,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// How the type converts (shared by every setting of the type declared without a coding).
   let coding: SettingCoding<Value>
   /// The mutable state, in the box itself (one allocation per setting, with the lock inline).
-  @usableFromInline let state: Mutex<State>
+  @usableFromInline let state: Locked<State>
   /// The value for the current generation, for reads without the lock (plain-data types only); it
   /// mirrors `state` and is written only with the lock held, by ``publishCache(_:)``.
   @usableFromInline let cache = ReadCache<Value>()
@@ -197,7 +197,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       declaresNothing
       ? nil : Declared(key: key, aliases: aliases, attributes: attributes, validation: validation)
     self.coding = coding
-    self.state = Mutex(State(value: defaultValue))
+    self.state = Locked(State(value: defaultValue))
   }
 
   var key: String { currentKey() }
