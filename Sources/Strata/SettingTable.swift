@@ -87,6 +87,11 @@ public struct SettingTable: Sendable, Equatable, Sequence {
     }
   }
 
+  /// Replaces the value at a position of the table's order, keeping its key.
+  mutating func replaceValue(atPosition position: Int, with value: SettingValue) {
+    storage[position].value = value
+  }
+
   private mutating func buildIndex() {
     index = KeyIndex(storage.lazy.map(\.key))
   }

@@ -203,26 +203,25 @@ public struct FileLayer: Layer {
         }
         return
       }
-      // Hashing is a serial pass over every byte (5 % of the instructions of a 1 MB INI load, more of its
-      // time: each step waits on the last multiply); only a cache needs it.
-      let hash = cache.map { _ in ContentHash(bytes) }
-      if let cached = cache?.lookup(path), cached.hash == hash, cached.document.includedFiles.isEmpty {
+      let cached = cache?.lookup(path)
+      if let cached, cached.document.includedFiles.isEmpty, ByteComparison.equal(cached.bytes, bytes) {
         append(cached.document, to: &contents)
         return
       }
       var document = Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
+      var spans: MemberSpans?
       if !Self.isBlank(bytes) {
         do {
-          document = try format.parse(bytes, path: path, options: options)
+          (document, spans) = try parse(bytes, path: path, format: format, cached: cached, options: options)
         } catch {
           contents.diagnostics.append(Diagnostic(.error, error))
           // Keep the last good document: the rest of the stack updates, and the next edit that parses
           // wins.
-          if let lastGood = cache?.lookup(path) { append(lastGood.document, to: &contents) }
+          if let cached { append(cached.document, to: &contents) }
           return
         }
       }
-      if let cache, let hash { cache.store(DocumentCache.Entry(hash: hash, document: document), for: path) }
+      cache?.store(DocumentCache.Entry(bytes: bytes, document: document, spans: spans), for: path)
       append(document, to: &contents)
     } catch {
       // A file that grew past the limit, became unreadable, or was replaced by something that is not a
@@ -231,6 +230,32 @@ public struct FileLayer: Layer {
       contents.diagnostics.append(Diagnostic(.error, error))
       if let lastGood = cache?.lookup(path) { append(lastGood.document, to: &contents) }
     }
+  }
+
+  /// Parses a file; with a cache, a format that can splice parses only the member an edit falls in
+  /// (``DocumentSplice``) when it can, and records where the members lie for the next edit.
+  private static func parse(
+    _ bytes: [UInt8], path: String, format: any ConfigFormat, cached: DocumentCache.Entry?,
+    options: ParseOptions
+  ) throws(StrataError) -> (Document, MemberSpans?) {
+    guard let spliceable = format as? any SpliceableFormat else {
+      return (try format.parse(bytes, path: path, options: options), nil)
+    }
+    return try parse(bytes, path: path, spliceable: spliceable, cached: cached, options: options)
+  }
+
+  private static func parse<Format: SpliceableFormat>(
+    _ bytes: [UInt8], path: String, spliceable format: Format, cached: DocumentCache.Entry?,
+    options: ParseOptions
+  ) throws(StrataError) -> (Document, MemberSpans?) {
+    if let cached, let spans = cached.spans,
+      let spliced = DocumentSplice.splice(
+        cached.document, spans: spans, oldBytes: cached.bytes, newBytes: bytes, format: format,
+        options: options)
+    {
+      return spliced
+    }
+    return try format.parseRecordingSpans(bytes, path: path, options: options)
   }
 
   /// Whether a file holds nothing but blanks and line breaks (after a byte-order mark): an empty

@@ -11,6 +11,18 @@ struct JSONParser {
   struct Result {
     var value: SettingValue?
     var diagnostics: [Diagnostic]
+    /// Where each member value of the top-level object lies (its first byte to just past its last), in
+    /// table order, when asked for and when they match the table one to one (no `null` member); see
+    /// ``MemberSpans``.
+    var memberSpans: MemberSpans? = nil
+  }
+
+  /// What a parse of one member value (``parseMember(_:at:line:lineStart:path:maxDepth:)``) produced.
+  struct Member {
+    var value: SettingValue?
+    /// Just past the value's last byte.
+    var end: Int
+    var diagnostics: [Diagnostic]
   }
 
   /// An open array or object.
@@ -38,6 +50,9 @@ struct JSONParser {
   var diagnostics = CappedDiagnostics()
   /// The keys read so far, so that a name repeated in every object is made once.
   var keys = KeyInterner()
+  /// The spans of the top-level object's member values, while they are recorded (`nil`: not asked for,
+  /// or given up on at a `null` member).
+  var memberSpans: [Range<Int>]? = nil
 
   /// The 1-based column of `pos`, in UTF-8 bytes.
   var column: Int { pos - lineStart + 1 }
@@ -58,19 +73,47 @@ struct JSONParser {
   }
 
   /// Parses a configuration file, which must hold an object at the top.
-  static func parseDocument(_ bytes: [UInt8], path: String, maxDepth: Int) throws(StrataError) -> Result {
-    try parse(bytes, path: path, maxDepth: maxDepth, requireObject: true)
-  }
-
-  private static func parse(_ bytes: [UInt8], path: String, maxDepth: Int, requireObject: Bool)
+  /// - Parameter recordingSpans: whether to record where each top-level member value lies, so that a
+  ///   later edit inside one of them can re-parse only it.
+  static func parseDocument(_ bytes: [UInt8], path: String, maxDepth: Int, recordingSpans: Bool = false)
     throws(StrataError) -> Result
   {
+    try parse(bytes, path: path, maxDepth: maxDepth, requireObject: true, recordingSpans: recordingSpans)
+  }
+
+  private static func parse(
+    _ bytes: [UInt8], path: String, maxDepth: Int, requireObject: Bool, recordingSpans: Bool = false
+  ) throws(StrataError) -> Result {
     try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Result in
       var parser = JSONParser(bytes: buffer, path: path, maxDepth: maxDepth)
+      if recordingSpans { parser.memberSpans = [] }
       let value = try parser.parseTop(requireObject: requireObject)
       // Tables report duplicates as they close, innermost first; readers expect file order.
       parser.diagnostics.sort { ($0.error.line, $0.error.column) < ($1.error.line, $1.error.column) }
-      return Result(value: value, diagnostics: parser.diagnostics.all)
+      var result = Result(value: value, diagnostics: parser.diagnostics.all)
+      // A duplicate member makes the table shorter than the members read: the spans would not match.
+      if let spans = parser.memberSpans, spans.count == value?.table?.count {
+        result.memberSpans = MemberSpans(spans, format: JSONFormat.name)
+      }
+      return result
+    }
+  }
+
+  /// Parses one value that starts at `start` (after optional whitespace) of a file whose position
+  /// `start` is on line `line`, which begins at offset `lineStart`: a member of the top-level object,
+  /// parsed again after an edit inside it. The value's end is returned for the caller to check; the
+  /// bytes after it are not read.
+  static func parseMember(
+    _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, path: String, maxDepth: Int
+  ) throws(StrataError) -> Member {
+    try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Member in
+      var parser = JSONParser(bytes: buffer, path: path, maxDepth: maxDepth)
+      parser.pos = start
+      parser.line = line
+      parser.lineStart = lineStart
+      parser.skipWhitespace()
+      let value = try parser.parseTree()
+      return Member(value: value, end: parser.pos, diagnostics: parser.diagnostics.all)
     }
   }
 
@@ -119,9 +162,11 @@ struct JSONParser {
     var arrays: [[SettingValue]] = []
     var keyLines: [Int] = []
     var tableCapacity = 8
+    var memberStart = 0
 
     while true {
       // Here a value must start at `pos` (whitespace already skipped).
+      if frames.count == 1 { memberStart = pos }
       let valueLine = line
       let valueColumn = column
       guard pos < bytes.count else { throw error(.unexpectedEnd, "expected a value, found end of file") }
@@ -176,6 +221,9 @@ struct JSONParser {
         // `take()` moves the value into its container instead of copying it (a retain and a release
         // per node).
         if frame.isObject {
+          if frames.count == 1, memberSpans != nil {
+            if value == nil { memberSpans = nil } else { memberSpans!.append(memberStart..<pos) }
+          }
           store(value.take(), in: &tables[tables.count - 1], for: frame, keyLines: &keyLines)
         } else if let element = value.take() {
           arrays[arrays.count - 1].append(element)
