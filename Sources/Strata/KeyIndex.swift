@@ -3,8 +3,10 @@
 ///
 /// A `[String: Int]` hashes every key again with SipHash (twice per new key: a lookup, then the insert)
 /// and was half of parsing a file of 100-key tables. Here a new key costs one probe of 32-bit hashes and
-/// a string comparison only on a hash match. Keys with non-ASCII bytes all hash to 0 (their equality is
-/// `String`'s, which compares canonically equivalent spellings equal) and share one probe chain.
+/// a string comparison only on a hash match. Keys with non-ASCII bytes hash to 0: their equality is
+/// `String`'s, which compares canonically equivalent spellings equal, even to an ASCII key (the Kelvin
+/// sign `\u{212A}` is `K`). The first such key turns the index into a `[String: Int]`, whose hashing
+/// is `String`'s; one asked for while every key is ASCII is compared with each of them.
 ///
 /// Bounded: a chain longer than ``maximumProbe`` (crafted colliding keys, or many non-ASCII ones) turns
 /// the index into a `[String: Int]` (randomly seeded), so a hostile file cannot make a parse quadratic.
@@ -49,6 +51,10 @@ struct KeyIndex: Sendable {
     switch storage {
     case .probing(let slots, let hashes):
       guard !slots.isEmpty else { return nil }
+      if hash == 0 {
+        // A non-ASCII key may still equal an ASCII one (`\u{212A}` and `K`): only `String` can say.
+        return hashes.indices.first { keyAt($0) == key }
+      }
       let mask = slots.count - 1
       var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
@@ -74,7 +80,9 @@ struct KeyIndex: Sendable {
       storage = .probing(slots: [], hashes: [])
       hashes.append(hash)
       let placed: Bool
-      if hashes.count * 2 > slots.count {
+      if hash == 0 {
+        placed = false  // a non-ASCII key: `String` equality from now on (see the type's comment)
+      } else if hashes.count * 2 > slots.count {
         (slots, placed) = Self.slots(for: hashes, capacity: hashes.count * 2)
       } else {
         placed = Self.place(position, hash: hash, in: &slots)

@@ -36,7 +36,8 @@ struct TableBuilder {
     if let index { return index.position(of: key, hash: hash) { entries[$0].key } }
     for position in hashes.indices {
       let other = hashes[position]
-      if other == hash && entries[position].key == key { return position }
+      // A non-ASCII key (hash 0) may equal an ASCII one (the Kelvin sign is `K`): `String` decides.
+      if other == hash || other == 0 || hash == 0, entries[position].key == key { return position }
     }
     return nil
   }
