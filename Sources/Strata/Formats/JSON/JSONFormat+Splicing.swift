@@ -3,18 +3,20 @@ extension JSONFormat: SpliceableFormat {
     -> (document: Document, spans: MemberSpans?)
   {
     let result = try JSONParser.parseDocument(
-      bytes, path: path, maxDepth: options.maxDepth, recordingSpans: true)
+      bytes, path: path, maxDepth: options.maxDepth,
+      spanRecorder: JSONSpanRecorder(nestedThreshold: nestedSpanThreshold))
     // parseDocument rejects anything but an object at the top, so the value is always present.
     let root = result.value ?? .emptyTable(origin: .file(path: path, line: 1, column: 1))
     return (Document(path: path, root: root, diagnostics: result.diagnostics), result.memberSpans)
   }
 
   func parseMember(
-    _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, path: String, options: ParseOptions
+    _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, depth: Int, path: String,
+    options: ParseOptions
   ) throws(StrataError) -> (value: SettingValue?, end: Int, diagnostics: [Diagnostic]) {
-    // A member's containers sit one level below the top-level object.
     let member = try JSONParser.parseMember(
-      bytes, at: start, line: line, lineStart: lineStart, path: path, maxDepth: max(options.maxDepth - 1, 0))
+      bytes, at: start, line: line, lineStart: lineStart, path: path,
+      maxDepth: max(options.maxDepth - depth, 0))
     return (member.value, member.end, member.diagnostics)
   }
 

@@ -10,6 +10,10 @@ public struct JSONFormat: ConfigFormat {
   /// Extensions that select this format: `json`.
   public static let fileExtensions = ["json"]
 
+  /// The size in bytes from which a top-level member object's own members are recorded for reloads
+  /// that parse only what an edit touched (see `DocumentSplice`).
+  var nestedSpanThreshold = 16_384
+
   /// Creates the format.
   public init() {}
 

@@ -50,9 +50,8 @@ struct JSONParser {
   var diagnostics = CappedDiagnostics()
   /// The keys read so far, so that a name repeated in every object is made once.
   var keys = KeyInterner()
-  /// The spans of the top-level object's member values, while they are recorded (`nil`: not asked for,
-  /// or given up on at a `null` member).
-  var memberSpans: [Range<Int>]? = nil
+  /// Where members lie, when asked for.
+  var spanRecorder: JSONSpanRecorder? = nil
 
   /// The 1-based column of `pos`, in UTF-8 bytes.
   var column: Int { pos - lineStart + 1 }
@@ -73,28 +72,25 @@ struct JSONParser {
   }
 
   /// Parses a configuration file, which must hold an object at the top.
-  /// - Parameter recordingSpans: whether to record where each top-level member value lies, so that a
-  ///   later edit inside one of them can re-parse only it.
-  static func parseDocument(_ bytes: [UInt8], path: String, maxDepth: Int, recordingSpans: Bool = false)
-    throws(StrataError) -> Result
-  {
-    try parse(bytes, path: path, maxDepth: maxDepth, requireObject: true, recordingSpans: recordingSpans)
+  /// - Parameter spanRecorder: records where members lie, so that a later edit inside one of them can
+  ///   parse only it again (`nil`: not recorded).
+  static func parseDocument(
+    _ bytes: [UInt8], path: String, maxDepth: Int, spanRecorder: JSONSpanRecorder? = nil
+  ) throws(StrataError) -> Result {
+    try parse(bytes, path: path, maxDepth: maxDepth, requireObject: true, spanRecorder: spanRecorder)
   }
 
   private static func parse(
-    _ bytes: [UInt8], path: String, maxDepth: Int, requireObject: Bool, recordingSpans: Bool = false
+    _ bytes: [UInt8], path: String, maxDepth: Int, requireObject: Bool, spanRecorder: JSONSpanRecorder? = nil
   ) throws(StrataError) -> Result {
     try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Result in
       var parser = JSONParser(bytes: buffer, path: path, maxDepth: maxDepth)
-      if recordingSpans { parser.memberSpans = [] }
+      parser.spanRecorder = spanRecorder
       let value = try parser.parseTop(requireObject: requireObject)
       // Tables report duplicates as they close, innermost first; readers expect file order.
       parser.diagnostics.sort { ($0.error.line, $0.error.column) < ($1.error.line, $1.error.column) }
       var result = Result(value: value, diagnostics: parser.diagnostics.all)
-      // A duplicate member makes the table shorter than the members read: the spans would not match.
-      if let spans = parser.memberSpans, spans.count == value?.table?.count {
-        result.memberSpans = MemberSpans(spans, format: JSONFormat.name)
-      }
+      result.memberSpans = parser.spanRecorder?.spans(for: value)
       return result
     }
   }
@@ -162,11 +158,10 @@ struct JSONParser {
     var arrays: [[SettingValue]] = []
     var keyLines: [Int] = []
     var tableCapacity = 8
-    var memberStart = 0
 
     while true {
       // Here a value must start at `pos` (whitespace already skipped).
-      if frames.count == 1 { memberStart = pos }
+      if spanRecorder != nil { spanRecorder!.valueStarts(at: pos, depth: frames.count) }
       let valueLine = line
       let valueColumn = column
       guard pos < bytes.count else { throw error(.unexpectedEnd, "expected a value, found end of file") }
@@ -221,8 +216,9 @@ struct JSONParser {
         // `take()` moves the value into its container instead of copying it (a retain and a release
         // per node).
         if frame.isObject {
-          if frames.count == 1, memberSpans != nil {
-            if value == nil { memberSpans = nil } else { memberSpans!.append(memberStart..<pos) }
+          if spanRecorder != nil {
+            spanRecorder!.memberEnds(
+              at: pos, depth: frames.count, isNull: value == nil, tableCount: { value?.table?.count })
           }
           store(value.take(), in: &tables[tables.count - 1], for: frame, keyLines: &keyLines)
         } else if let element = value.take() {

@@ -7,10 +7,11 @@ protocol SpliceableFormat: ConfigFormat {
     -> (document: Document, spans: MemberSpans?)
 
   /// Parses the member value that starts at `start` (after optional blanks), on line `line`, which
-  /// begins at offset `lineStart`. Returns the value (`nil` when the format reads it as unset), the
-  /// offset just past it, and the warnings found.
+  /// begins at offset `lineStart`, inside `depth` tables. Returns the value (`nil` when the format reads
+  /// it as unset), the offset just past it, and the warnings found.
   func parseMember(
-    _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, path: String, options: ParseOptions
+    _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, depth: Int, path: String,
+    options: ParseOptions
   ) throws(StrataError) -> (value: SettingValue?, end: Int, diagnostics: [Diagnostic])
 
   /// Whether a byte may follow a member on its line without starting anything that has a position of

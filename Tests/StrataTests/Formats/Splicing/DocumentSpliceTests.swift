@@ -18,10 +18,12 @@ private func sameTree(_ a: SettingValue, _ b: SettingValue) -> Bool {
 
 /// Parses `old`, splices the edit to `new` in, and returns the spliced document and spans (nil when the
 /// splice declined), checking on the way that a splice agrees with a full parse of `new`.
-private func splice(_ old: String, _ new: String, sourceLocation: SourceLocation = #_sourceLocation) throws
-  -> (document: Document, spans: MemberSpans)?
-{
-  let format = JSONFormat()
+private func splice(
+  _ old: String, _ new: String, nestedThreshold: Int = 16_384,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> (document: Document, spans: MemberSpans)? {
+  var format = JSONFormat()
+  format.nestedSpanThreshold = nestedThreshold
   let oldBytes = Array(old.utf8)
   let newBytes = Array(new.utf8)
   let (document, spans) = try format.parseRecordingSpans(oldBytes, path: "t.json", options: ParseOptions())
@@ -94,6 +96,32 @@ private func splice(_ old: String, _ new: String, sourceLocation: SourceLocation
     #expect(try splice(Self.sections, null) == nil)
   }
 
+  @Test func anEditInsideALargeSectionParsesOnlyItsMember() throws {
+    let old = """
+      {
+        "app": {
+          "a": 1,
+          "b": {"c": [1, 2], "d": "x"},
+          "e": true
+        }
+      }
+
+      """
+    // Nested spans for every member table: `app`'s members are parsed alone.
+    let edited = old.replacingOccurrences(of: "\"d\": \"x\"", with: "\"d\": \"longer\"")
+    let (document, spans) = try #require(try splice(old, edited, nestedThreshold: 0))
+    #expect(document.root.value(at: "app.b.d")?.kind == .string("longer"))
+    #expect(spans.nested[0]?.ranges.count == 3)
+    // An edit of an inner key, or across inner members, parses the file whole.
+    let key = old.replacingOccurrences(of: "\"e\"", with: "\"f\"")
+    #expect(try splice(old, key, nestedThreshold: 0) == nil)
+    let across = old.replacingOccurrences(of: "1,\n    \"b\": {\"c\": [1", with: "2,\n    \"b\": {\"c\": [3")
+    #expect(across != old)
+    #expect(try splice(old, across, nestedThreshold: 0) == nil)
+    // Without nested spans, `app` is the member parsed again.
+    #expect(try splice(old, key) != nil)
+  }
+
   @Test func aMemberSharingItsLastLineWithAnotherIsParsedWhole() throws {
     let old = "{\"a\": 1, \"b\": 2}\n"
     // `b`'s column would move by the edit's length.
@@ -112,14 +140,16 @@ private func splice(_ old: String, _ new: String, sourceLocation: SourceLocation
   /// Random documents and random byte edits: whenever the splice takes an edit, its document must equal
   /// a full parse node for node (checked in `splice`); whenever the full parse fails or warns, the splice
   /// must have declined. And it must take a good share of the edits, or this checks nothing.
-  @Test func randomEditsSpliceExactlyAsAFullParseReads() throws {
+  /// With nested spans for every member table (threshold 0) and for none.
+  @Test(arguments: [0, Int.max])
+  func randomEditsSpliceExactlyAsAFullParseReads(nestedThreshold: Int) throws {
     var random = SplitMix64(seed: 0x5EED_0013)
     var spliced = 0
     let trials = 3_000
     for _ in 0..<trials {
       let old = Self.randomDocument(&random)
       let new = Self.randomEdit(of: old, &random)
-      let result = try splice(old, new)
+      let result = try splice(old, new, nestedThreshold: nestedThreshold)
       let fullParse = try? parse(new, as: JSONFormat(), path: "t.json")
       if result != nil {
         spliced += 1
@@ -224,8 +254,16 @@ private func splice(_ old: String, _ new: String, sourceLocation: SourceLocation
 
   @Test func resizingMovesTheMemberEndAndEveryLaterSpan() {
     let spans = MemberSpans([5..<9, 14..<20, 25..<26], format: "json")
-    #expect(spans.resized(1, by: 3).ranges == [5..<9, 14..<23, 28..<29])
-    #expect(spans.resized(0, by: -2).ranges == [5..<7, 12..<18, 23..<24])
+    #expect(spans.resized(1, by: 3, nested: nil).ranges == [5..<9, 14..<23, 28..<29])
+    #expect(spans.resized(0, by: -2, nested: nil).ranges == [5..<7, 12..<18, 23..<24])
+  }
+
+  @Test func resizingMovesTheNestedSpansOfLaterMembersAndReplacesTheEditedOnes() {
+    let inner = { (base: Int) in MemberSpans([(base + 1)..<(base + 2)], format: "json") }
+    let spans = MemberSpans([0..<4, 10..<20, 30..<40], format: "json", nested: [0: inner(0), 2: inner(30)])
+    let resized = spans.resized(1, by: 5, nested: inner(10))
+    #expect(resized.nested == [0: inner(0), 1: inner(10), 2: inner(35)])
+    #expect(spans.resized(2, by: 1, nested: nil).nested == [0: inner(0)])
   }
 }
 
