@@ -56,14 +56,16 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its lock.
   /// The default; `nil` for a required setting.
   @usableFromInline let defaultValue: Value?
-  let traits: SettingTraits
+  @usableFromInline let traits: SettingTraits
   /// The declaration's key, old keys, attributes and validation, out of line: most settings declare
   /// none of them (`nil` then).
   private let declared: Declared?
-  @usableFromInline let isRestartRequired: Bool
-  /// How the type converts (shared by every setting of the type declared without a coding).
+  /// Whether the value is fixed once the program has read it (a bit of `traits`, not a field of its
+  /// own: every box would carry it, padded to a word).
+  @usableFromInline var isRestartRequired: Bool { traits.contains(.restartRequired) }
+  /// How the type converts (shared by every setting of the type declared without a coding; one word).
   let coding: SettingCoding<Value>
-  /// The mutable state, in the box itself (one allocation per setting, with the lock inline).
+  /// The mutable state and its mutex, in one allocation besides the box's (see ``Locked``).
   @usableFromInline let state: Locked<State>
   /// The value for the current generation, for reads without the lock (plain-data types only); it
   /// mirrors `state` and is written only with the lock held, by ``publishCache(_:)``.
@@ -73,6 +75,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// compiler would materialize, and retain, on every read. `nil` until the first typed read.
   @usableFromInline let observedKeyPath = Atomic<UnsafeRawPointer?>(nil)
 
+  /// The fields are in an order that wastes no padding for common values (Swift lays out a struct's
+  /// stored properties as declared): the words first, then the value (`Int?` is 9 bytes) with the flags
+  /// in its tail padding, then the origin (33 bytes) last.
   @usableFromInline
   struct State: Sendable {
     @usableFromInline var store: SettingsStore?
@@ -81,11 +86,13 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var propertyName = ""
     /// The value for `generation` (-1: nothing cached yet).
     @usableFromInline var generation = -1
-    /// `nil` only for a required setting that has never had a value.
-    @usableFromInline var value: Value?
-    var origin: Origin = .codeDefault
     /// The newest snapshot generation applied; older ones arriving late are ignored.
     var appliedGeneration = -1
+    /// Streams, observer and rejection: what most settings of a large configuration never have, out of
+    /// line (`nil` until one is needed).
+    var rare: Rare?
+    /// `nil` only for a required setting that has never had a value.
+    @usableFromInline var value: Value?
     /// For `.restartRequired` settings: the value is fixed once resolved, for the life of the process.
     @usableFromInline var isRunningValueFixed = false
     /// Whether the setting has had a value (resolved at registration, or read): from then on a bad
@@ -93,9 +100,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var hasRunningValue = false
     /// Whether the running value is kept because a live edit was rejected (not a start-up fallback).
     var isHoldingLastGood = false
-    /// Streams, observer and rejection: what most settings of a large configuration never have, out of
-    /// line (`nil` until one is needed).
-    var rare: Rare?
+    var origin: Origin = .codeDefault
+
+    init(value: Value?) { self.value = value }
 
     /// The encoded form of the last value delivered to streams and observers, for typed comparison.
     var delivered: SettingValue? {
@@ -186,7 +193,6 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   ) {
     self.defaultValue = defaultValue
     self.traits = traits
-    self.isRestartRequired = traits.contains(.restartRequired)
     var attributes = attributes
     if let validation {
       attributes.validationSummary = validation.summary
