@@ -78,11 +78,12 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// The fields are in an order that wastes no padding for common values (Swift lays out a struct's
   /// stored properties as declared): the words first, then the value (`Int?` is 9 bytes) with the flags
   /// in its tail padding, then the origin (33 bytes) last.
+  ///
+  /// The bound store is not here: the read cache holds it (see ``ReadCache/boundStore``), read with
+  /// the lock held like the state; the old keys are in `rare` (few settings are renamed).
   @usableFromInline
   struct State: Sendable {
-    @usableFromInline var store: SettingsStore?
     var key = ""
-    var aliases: [String] = []
     var propertyName = ""
     /// The value for `generation` (-1: nothing cached yet).
     @usableFromInline var generation = -1
@@ -104,6 +105,14 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
     init(value: Value?) { self.value = value }
 
+    /// The old keys, in full (`server.maxConn`), once bound.
+    var aliases: [String] {
+      get { rare?.aliases ?? [] }
+      set {
+        guard !newValue.isEmpty || rare != nil else { return }
+        rareForWriting().aliases = newValue
+      }
+    }
     /// The encoded form of the last value delivered to streams and observers, for typed comparison.
     var delivered: SettingValue? {
       get { rare?.delivered }
@@ -141,6 +150,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// The part of a setting's state that most settings never use.
   final class Rare: @unchecked Sendable {
     // @unchecked: only read and written with the owning box's lock held (through `State`).
+    var aliases: [String] = []
     var delivered: SettingValue?
     var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
     var nextContinuation = 0
@@ -211,7 +221,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var aliases: [String] { state.withLock { $0.aliases } }
   var isRequired: Bool { defaultValue == nil }
   var isMissing: Bool { isRequired && readIfPresent() == nil }
-  var store: SettingsStore? { state.withLock { $0.store } }
+  var store: SettingsStore? { state.withLock { _ in cache.boundStore } }
   var typeName: String { describeType(Value.self) }
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
@@ -252,7 +262,6 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       defer { publishCache(state) }
       cache.publish(generation: ReadCache<Value>.emptyGeneration, value: nil)
       cache.bind(to: store)
-      state.store = store
       state.key = key
       state.aliases = aliases
       state.propertyName = propertyName
@@ -280,7 +289,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     if let hit = cache.load() { return hit }
     if ReadCache<Value>.isLockFree { return readResolving() }
     let hit = state.withLock { state -> Value?? in
-      guard state.store != nil else { return .some(defaultValue) }
+      guard cache.isBound else { return .some(defaultValue) }
       if state.isRunningValueFixed { return .some(state.value) }
       if cache.isCurrent(state.generation) {
         if isRestartRequired && state.value != nil { state.isRunningValueFixed = true }
@@ -298,7 +307,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   func publishCache(_ state: State) {
     if state.isRunningValueFixed {
       cache.publish(generation: ReadCache<Value>.fixedGeneration, value: state.value)
-    } else if isRestartRequired || state.store == nil {
+    } else if isRestartRequired || !cache.isBound {
       // A restart-required value is fixed by its first read, a write: that read takes the lock.
       cache.publish(generation: ReadCache<Value>.emptyGeneration, value: nil)
     } else {
@@ -332,7 +341,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   func readResolving() -> Value? {
     guard
       let (store, key, cached) = state.withLock({ state in
-        state.store.map { ($0, state.key, state.generation) }
+        cache.boundStore.map { ($0, state.key, state.generation) }
       })
     else { return defaultValue }
     if store.pinCount.load(ordering: .relaxed) == 0 {

@@ -50,12 +50,40 @@ import Testing
     let settings = Plain(store: .inMemory())
     // The coding is one word (a reference to its two functions), the restart flag a bit of the traits.
     #expect(MemoryLayout<SettingCoding<Int>>.size == MemoryLayout<UnsafeRawPointer>.size)
-    // An `Int` setting's state: eight words, the 9-byte value with the three flags in its padding, and
-    // the 33-byte origin last (121 bytes; 136 with the flags and the origin each padded to words).
-    #expect(MemoryLayout<SettingBox<Int>.State>.size <= 121)
+    // An `Int` setting's state: six words, the 9-byte value with the three flags in its padding, and
+    // the 33-byte origin last (105 bytes; the store is the read cache's, the old keys are rare).
+    #expect(MemoryLayout<SettingBox<Int>.State>.size <= 105)
     // The box: header, default, traits, declaration, coding, state, read cache and key path.
     #expect((1...120).contains(allocatedBytes(box(settings.$port))))
-    #expect((1...184).contains(allocatedBytes(box(settings.$port).state.storage)))
+    // The state with its mutex: header, state and a 40-byte pthread mutex, in 168 usable bytes.
+    #expect((1...168).contains(allocatedBytes(box(settings.$port).state.storage)))
+  }
+
+  final class Renamed: SettingsGroup, @unchecked Sendable {
+    override class var section: String { "renamedfootprint" }
+    @Setting(aliases: ["oldPort"]) var port = 1
+  }
+
+  @Test func onlyARenamedSettingKeepsOldKeysInItsRareState() {
+    let settings = Renamed(store: .inMemory())
+    #expect(box(settings.$port).state.withLock { $0.rare?.aliases } == ["renamedfootprint.oldPort"])
+    #expect(settings.$port.aliases == ["renamedfootprint.oldPort"])
+    let plain = Plain(store: .inMemory())
+    #expect(box(plain.$port).state.withLock { $0.rare == nil && $0.aliases.isEmpty })
+  }
+
+  @Test func theBoxHoldsItsStoreThroughTheReadCacheAndLetsItGo() {
+    weak var released: SettingsStore?
+    do {
+      let store = SettingsStore.inMemory()
+      released = store
+      let settings = Plain(store: store)
+      #expect(box(settings.$port).store === store)
+      let bound = box(settings.$port).cache.isBound
+      #expect(bound)
+    }
+    // The group, its boxes and their caches are gone: the caches released the store.
+    #expect(released == nil)
   }
 
   @Test func aGroupReadByItsLayoutKeepsNoListOfItsSettings() throws {
