@@ -10,8 +10,27 @@
 /// }
 /// ```
 public struct SettingCoding<Value: Sendable>: Sendable {
-  let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
-  let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
+  /// The two functions, behind one reference: every setting's box holds a coding (most of them the
+  /// one shared by their type), and one word there is smaller than two closures.
+  private let functions: Functions
+
+  /// The value from a tree read at a key.
+  var decode: @Sendable (SettingValue, String) throws(StrataError) -> Value { functions.decode }
+  /// The tree written for a value.
+  var encode: @Sendable (Value) throws(StrataError) -> SettingValue? { functions.encode }
+
+  private final class Functions: Sendable {
+    let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
+    let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
+
+    init(
+      decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
+      encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
+    ) {
+      self.decode = decode
+      self.encode = encode
+    }
+  }
 
   /// A coding from two functions.
   /// - Parameters:
@@ -22,8 +41,7 @@ public struct SettingCoding<Value: Sendable>: Sendable {
     decode: @escaping @Sendable (SettingValue, _ key: String) throws(StrataError) -> Value,
     encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
   ) {
-    self.decode = decode
-    self.encode = encode
+    functions = Functions(decode: decode, encode: encode)
   }
 
   /// A coding through text: the value is written as a string and read from one (INI and environment

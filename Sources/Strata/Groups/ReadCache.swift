@@ -30,10 +30,10 @@ struct ReadCache<Value>: ~Copyable {
   @usableFromInline let word0 = Atomic<UInt>(0)
   @usableFromInline let word1 = Atomic<UInt>(0)
   @usableFromInline let word2 = Atomic<UInt>(0)
-  /// The bound store, unretained (`nil` while unbound). The box's locked state holds the same store
-  /// strongly for as long as this points to it: both change together, in `bind`, which runs only while
-  /// a group is being initialized, before any other thread can read its settings; so a reader never
-  /// sees a store that has been freed.
+  /// The bound store (`nil` while unbound), retained by the cache: the box keeps no other reference to
+  /// it. It changes only in `bind`, which runs only while a group is being initialized, before any
+  /// other thread can read its settings, with the box's lock held; so a reader never sees a store that
+  /// has been freed, and one that takes it as a reference (``boundStore``) holds the lock.
   @usableFromInline let store = Atomic<UnsafeRawPointer?>(nil)
 
   /// The generation of an empty cache: a store's generations are never negative.
@@ -43,6 +43,18 @@ struct ReadCache<Value>: ~Copyable {
   @usableFromInline static var fixedGeneration: Int { .max }
 
   init() {}
+
+  deinit {
+    if let store = store.load(ordering: .acquiring) { Unmanaged<SettingsStore>.fromOpaque(store).release() }
+  }
+
+  /// Whether the cache is bound to a store.
+  @inlinable var isBound: Bool { store.load(ordering: .acquiring) != nil }
+
+  /// The bound store, as a reference. Called with the box's lock held.
+  var boundStore: SettingsStore? {
+    store.load(ordering: .acquiring).map { Unmanaged<SettingsStore>.fromOpaque($0).takeUnretainedValue() }
+  }
 
   /// Whether values of this type are cached here (plain data of at most three words with their
   /// optional's tag), rather than only in the box's locked state. Constant once specialized.
@@ -115,10 +127,12 @@ struct ReadCache<Value>: ~Copyable {
     sequence.store(current &+ 2, ordering: .releasing)
   }
 
-  /// Points the cache at a newly bound store (`nil`: unbound). Called with the box's lock held, by
-  /// `bind`, which also publishes the state for the new store.
+  /// Points the cache at a newly bound store (`nil`: unbound), retaining it, and releases the store
+  /// it was bound to. Called with the box's lock held, by `bind`, which also publishes the state for
+  /// the new store.
   func bind(to store: SettingsStore?) {
-    self.store.store(
-      store.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }, ordering: .releasing)
+    let old = self.store.exchange(
+      store.map { UnsafeRawPointer(Unmanaged.passRetained($0).toOpaque()) }, ordering: .acquiringAndReleasing)
+    if let old { Unmanaged<SettingsStore>.fromOpaque(old).release() }
   }
 }

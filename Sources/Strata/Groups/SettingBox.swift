@@ -56,14 +56,16 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   // @unchecked: the `let`s are immutable; everything mutable is in `state`, behind its lock.
   /// The default; `nil` for a required setting.
   @usableFromInline let defaultValue: Value?
-  let traits: SettingTraits
+  @usableFromInline let traits: SettingTraits
   /// The declaration's key, old keys, attributes and validation, out of line: most settings declare
   /// none of them (`nil` then).
   private let declared: Declared?
-  @usableFromInline let isRestartRequired: Bool
-  /// How the type converts (shared by every setting of the type declared without a coding).
+  /// Whether the value is fixed once the program has read it (a bit of `traits`, not a field of its
+  /// own: every box would carry it, padded to a word).
+  @usableFromInline var isRestartRequired: Bool { traits.contains(.restartRequired) }
+  /// How the type converts (shared by every setting of the type declared without a coding; one word).
   let coding: SettingCoding<Value>
-  /// The mutable state, in the box itself (one allocation per setting, with the lock inline).
+  /// The mutable state and its mutex, in one allocation besides the box's (see ``Locked``).
   @usableFromInline let state: Locked<State>
   /// The value for the current generation, for reads without the lock (plain-data types only); it
   /// mirrors `state` and is written only with the lock held, by ``publishCache(_:)``.
@@ -73,19 +75,25 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// compiler would materialize, and retain, on every read. `nil` until the first typed read.
   @usableFromInline let observedKeyPath = Atomic<UnsafeRawPointer?>(nil)
 
+  /// The fields are in an order that wastes no padding for common values (Swift lays out a struct's
+  /// stored properties as declared): the words first, then the value (`Int?` is 9 bytes) with the flags
+  /// in its tail padding, then the origin (33 bytes) last.
+  ///
+  /// The bound store is not here: the read cache holds it (see ``ReadCache/boundStore``), read with
+  /// the lock held like the state; the old keys are in `rare` (few settings are renamed).
   @usableFromInline
   struct State: Sendable {
-    @usableFromInline var store: SettingsStore?
     var key = ""
-    var aliases: [String] = []
     var propertyName = ""
     /// The value for `generation` (-1: nothing cached yet).
     @usableFromInline var generation = -1
-    /// `nil` only for a required setting that has never had a value.
-    @usableFromInline var value: Value?
-    var origin: Origin = .codeDefault
     /// The newest snapshot generation applied; older ones arriving late are ignored.
     var appliedGeneration = -1
+    /// Streams, observer and rejection: what most settings of a large configuration never have, out of
+    /// line (`nil` until one is needed).
+    var rare: Rare?
+    /// `nil` only for a required setting that has never had a value.
+    @usableFromInline var value: Value?
     /// For `.restartRequired` settings: the value is fixed once resolved, for the life of the process.
     @usableFromInline var isRunningValueFixed = false
     /// Whether the setting has had a value (resolved at registration, or read): from then on a bad
@@ -93,10 +101,18 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     var hasRunningValue = false
     /// Whether the running value is kept because a live edit was rejected (not a start-up fallback).
     var isHoldingLastGood = false
-    /// Streams, observer and rejection: what most settings of a large configuration never have, out of
-    /// line (`nil` until one is needed).
-    var rare: Rare?
+    var origin: Origin = .codeDefault
 
+    init(value: Value?) { self.value = value }
+
+    /// The old keys, in full (`server.maxConn`), once bound.
+    var aliases: [String] {
+      get { rare?.aliases ?? [] }
+      set {
+        guard !newValue.isEmpty || rare != nil else { return }
+        rareForWriting().aliases = newValue
+      }
+    }
     /// The encoded form of the last value delivered to streams and observers, for typed comparison.
     var delivered: SettingValue? {
       get { rare?.delivered }
@@ -134,6 +150,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// The part of a setting's state that most settings never use.
   final class Rare: @unchecked Sendable {
     // @unchecked: only read and written with the owning box's lock held (through `State`).
+    var aliases: [String] = []
     var delivered: SettingValue?
     var continuations: [Int: AsyncStream<Value>.Continuation] = [:]
     var nextContinuation = 0
@@ -186,7 +203,6 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   ) {
     self.defaultValue = defaultValue
     self.traits = traits
-    self.isRestartRequired = traits.contains(.restartRequired)
     var attributes = attributes
     if let validation {
       attributes.validationSummary = validation.summary
@@ -205,7 +221,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var aliases: [String] { state.withLock { $0.aliases } }
   var isRequired: Bool { defaultValue == nil }
   var isMissing: Bool { isRequired && readIfPresent() == nil }
-  var store: SettingsStore? { state.withLock { $0.store } }
+  var store: SettingsStore? { state.withLock { _ in cache.boundStore } }
   var typeName: String { describeType(Value.self) }
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
@@ -246,7 +262,6 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       defer { publishCache(state) }
       cache.publish(generation: ReadCache<Value>.emptyGeneration, value: nil)
       cache.bind(to: store)
-      state.store = store
       state.key = key
       state.aliases = aliases
       state.propertyName = propertyName
@@ -274,7 +289,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     if let hit = cache.load() { return hit }
     if ReadCache<Value>.isLockFree { return readResolving() }
     let hit = state.withLock { state -> Value?? in
-      guard state.store != nil else { return .some(defaultValue) }
+      guard cache.isBound else { return .some(defaultValue) }
       if state.isRunningValueFixed { return .some(state.value) }
       if cache.isCurrent(state.generation) {
         if isRestartRequired && state.value != nil { state.isRunningValueFixed = true }
@@ -292,7 +307,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   func publishCache(_ state: State) {
     if state.isRunningValueFixed {
       cache.publish(generation: ReadCache<Value>.fixedGeneration, value: state.value)
-    } else if isRestartRequired || state.store == nil {
+    } else if isRestartRequired || !cache.isBound {
       // A restart-required value is fixed by its first read, a write: that read takes the lock.
       cache.publish(generation: ReadCache<Value>.emptyGeneration, value: nil)
     } else {
@@ -326,7 +341,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   func readResolving() -> Value? {
     guard
       let (store, key, cached) = state.withLock({ state in
-        state.store.map { ($0, state.key, state.generation) }
+        cache.boundStore.map { ($0, state.key, state.generation) }
       })
     else { return defaultValue }
     if store.pinCount.load(ordering: .relaxed) == 0 {

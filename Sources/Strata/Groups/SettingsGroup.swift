@@ -22,7 +22,7 @@ import Observation
 /// `, @unchecked Sendable` on each group: it is safe, because all of a group's mutable state lives in
 /// its settings' locks and the store.
 open class SettingsGroup: @unchecked Sendable, Observable {
-  // @unchecked: `store`, `sectionPath` and `members` are set during init (and by an enclosing group's
+  // @unchecked: `store`, `sectionPath`, `reflectedSettings` and `groups` are set during init (and by an enclosing group's
   // init, for a nested group) before the group can be shared; afterwards they are only read.
 
   /// The section this group's keys live under, such as `server`. Override to choose another: it is a
@@ -37,7 +37,11 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   /// The full dotted section, such as `server.limits` for a nested group.
   public private(set) var sectionPath: String
   @usableFromInline let registrar = ObservationRegistrar()
-  private var settings: [(name: String, box: any AnySettingBox)] = []
+  /// The settings, kept only for a class that `Mirror` reads (see ``GroupLayout``): the settings of a
+  /// class read by its layout are found again in the group's own properties when needed (binding,
+  /// introspection, deinit), so that the group keeps no list of them (a large configuration's groups
+  /// would hold a name and a box reference per setting).
+  private(set) var reflectedSettings: [(name: String, box: any AnySettingBox)]?
   private var groups: [(name: String, group: SettingsGroup)] = []
   /// Whether the settings are registered with `store` (from the first bind on).
   private var isRegistered = false
@@ -52,13 +56,21 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   public required init(store: SettingsStore? = nil, section: String? = nil) {
     self.store = store ?? SettingsStore.current ?? SettingsStore.inMemory()
     self.sectionPath = section ?? Self.section
-    discover()
-    bind(store: self.store, sectionPath: sectionPath)
+    let settings: [(name: String, box: any AnySettingBox)]
+    (settings, groups) = GroupLayout.members(of: self)
+    if !GroupLayout.readsByLayout(type(of: self)) { reflectedSettings = settings }
+    bind(store: self.store, sectionPath: sectionPath, settings: settings)
   }
 
   deinit {
+    let settings = self.settings
     if isRegistered { store.unregister(settings.map(\.box)) }
     for (_, box) in settings { box.finish() }
+  }
+
+  /// The settings of this group (not of its nested groups), in declaration order.
+  private var settings: [(name: String, box: any AnySettingBox)] {
+    reflectedSettings ?? GroupLayout.members(of: self).settings
   }
 
   /// A group over an in-memory store holding `values` (a table whose keys include this group's section).
@@ -66,12 +78,16 @@ open class SettingsGroup: @unchecked Sendable, Observable {
     Self(store: .inMemory(values))
   }
 
-  private func discover() {
-    (settings, groups) = GroupLayout.members(of: self)
-  }
-
   /// Binds every setting (and nested group) to `store` under `sectionPath`.
   func bind(store newStore: SettingsStore, sectionPath newPath: String) {
+    bind(store: newStore, sectionPath: newPath, settings: settings)
+  }
+
+  /// Binds `settings`, this group's, and every nested group to `store` under `sectionPath`.
+  private func bind(
+    store newStore: SettingsStore, sectionPath newPath: String,
+    settings: [(name: String, box: any AnySettingBox)]
+  ) {
     // Only a re-bind (a nested group moving into its parent's store) has registrations to undo.
     if isRegistered { store.unregister(settings.map(\.box)) }
     store = newStore

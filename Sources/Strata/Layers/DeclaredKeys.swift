@@ -1,56 +1,143 @@
 /// The keys declared by registered settings, with the environment names they generate, kept up to date
 /// one key at a time (so that registering a group costs what the group declares).
+///
+/// Each key is stored once, in ``keys``; the table that finds keys maps the hash of a generated name to
+/// positions in ``keys`` (two words an entry, where a table of names to keys took four, and a set of the
+/// keys two more). A key is found through its name (a key is among the keys its own name gives), and
+/// what a hash finds is checked against the name, so that two names with one hash stay apart.
 struct DeclaredKeys: Sendable {
-  /// The keys, in registration order.
+  /// The keys, in registration order (a key declared first as an old name, then as a key, is here twice).
   private(set) var keys: [String] = []
-  /// The keys, for lookups.
-  private var members: Set<String> = []
   /// The keys of `Bool` settings: on a command line, a bare `--debug` before a positional argument is
   /// the flag, not that argument's option.
   private(set) var flags: Set<String> = []
-  /// The key of each generated environment name, without the prefix (`SERVER_PORT`); a name that
-  /// several keys generate has its others in `moreKeysByName` (one dictionary value per key, not an
-  /// array: a registry of 100,000 settings would hold 100,000 one-element arrays).
-  private var keyByName: [String: String] = [:]
-  private var moreKeysByName: [String: [String]] = [:]
-
-  /// The keys whose generated name (without the prefix) is `name`.
-  func keys(named name: String) -> [String] {
-    guard let first = keyByName[name] else { return [] }
-    return [first] + (moreKeysByName[name] ?? [])
-  }
-
-  /// Every generated name (without the prefix).
-  var names: Dictionary<String, String>.Keys { keyByName.keys }
+  /// The first position in `keys` whose generated name (without the prefix, `SERVER_PORT`) has each
+  /// hash; the others of a hash are in `morePositions` (one dictionary value per key, not an array: a
+  /// registry of 100,000 settings would hold 100,000 one-element arrays).
+  private var firstPosition: [Int: Int] = [:]
+  private var morePositions: [Int: [Int]] = [:]
 
   /// No keys.
   init() {}
 
   /// The given keys, each once.
   init(_ keys: some Sequence<String>) {
-    for key in keys where !contains(key) { add(key) }
+    for key in keys {
+      let name = EnvironmentNames.unprefixedName(forKey: key)
+      if firstPosition(of: key, named: name, where: { _ in true }) == nil { add(key, named: name) }
+    }
+  }
+
+  /// The positions in `keys` of the keys whose generated name has the hash of `name` (some of them may
+  /// have another name).
+  private func positions(hashing name: String) -> [Int] {
+    let hash = name.hashValue
+    guard let first = firstPosition[hash] else { return [] }
+    return [first] + (morePositions[hash] ?? [])
+  }
+
+  /// The positions in `keys` of `key`, whose generated name is `name`.
+  func positions(of key: String, named name: String) -> [Int] {
+    positions(hashing: name).filter { keys[$0] == key }
+  }
+
+  /// The first position in `keys` of `key` (whose generated name is `name`) that `matches`, without
+  /// making an array (registering a setting asks this once).
+  func firstPosition(of key: String, named name: String, where matches: (Int) -> Bool) -> Int? {
+    let hash = name.hashValue
+    guard let first = firstPosition[hash] else { return nil }
+    if keys[first] == key && matches(first) { return first }
+    return morePositions[hash]?.first { keys[$0] == key && matches($0) }
+  }
+
+  /// The keys whose generated name (without the prefix) is `name`, in registration order.
+  func keys(named name: String) -> [String] {
+    var found: [String] = []
+    for position in positions(hashing: name) {
+      let key = keys[position]
+      if !found.contains(key) && EnvironmentNames.unprefixedName(forKey: key) == name { found.append(key) }
+    }
+    return found
+  }
+
+  /// Every generated name (without the prefix), each once: computed from the keys (only suggestions for
+  /// a mistyped variable name need them all).
+  var names: [String] {
+    var seen: Set<String> = []
+    return keys.map(EnvironmentNames.unprefixedName(forKey:)).filter { seen.insert($0).inserted }
   }
 
   /// Whether a key is declared.
-  func contains(_ key: String) -> Bool { members.contains(key) }
+  func contains(_ key: String) -> Bool {
+    firstPosition(of: key, named: EnvironmentNames.unprefixedName(forKey: key), where: { _ in true }) != nil
+  }
 
   /// Adds a key that is not declared yet.
-  mutating func add(_ key: String, isFlag: Bool = false) {
+  /// - Returns: its position in ``keys``.
+  @discardableResult
+  mutating func add(_ key: String, isFlag: Bool = false) -> Int {
+    add(key, named: EnvironmentNames.unprefixedName(forKey: key), isFlag: isFlag)
+  }
+
+  /// Adds a key whose generated name is `name`.
+  /// - Returns: its position in ``keys``.
+  @discardableResult
+  mutating func add(_ key: String, named name: String, isFlag: Bool = false) -> Int {
     if isFlag { flags.insert(key) }
-    members.insert(key)
+    let position = keys.count
     keys.append(key)
-    let name = EnvironmentNames.unprefixedName(forKey: key)
-    if keyByName[name] == nil { keyByName[name] = key } else { moreKeysByName[name, default: []].append(key) }
+    let hash = name.hashValue
+    if firstPosition[hash] == nil {
+      firstPosition[hash] = position
+    } else {
+      morePositions[hash, default: []].append(position)
+    }
+    return position
+  }
+
+  /// Forgets keys (every position of each).
+  /// - Returns: for each position in ``keys`` before, its position after (`nil`: removed), or `nil`
+  ///   when none of the keys was declared (nothing moved).
+  @discardableResult
+  mutating func remove(_ removed: some Sequence<String>) -> [Int?]? {
+    var dropped: Set<Int> = []
+    for key in removed {
+      let found = positions(of: key, named: EnvironmentNames.unprefixedName(forKey: key))
+      guard !found.isEmpty else { continue }
+      dropped.formUnion(found)
+      flags.remove(key)
+    }
+    guard !dropped.isEmpty else { return nil }
+    var moved: [Int?] = []
+    moved.reserveCapacity(keys.count)
+    var kept: [String] = []
+    kept.reserveCapacity(keys.count - dropped.count)
+    for (position, key) in keys.enumerated() {
+      if dropped.contains(position) {
+        moved.append(nil)
+      } else {
+        moved.append(kept.count)
+        kept.append(key)
+      }
+    }
+    keys = kept
+    // Every hash keeps its positions that remain, renumbered, the first first.
+    var first: [Int: Int] = [:]
+    var more: [Int: [Int]] = [:]
+    first.reserveCapacity(firstPosition.count)
+    for (hash, position) in firstPosition {
+      let remaining = ([position] + (morePositions[hash] ?? [])).compactMap { moved[$0] }
+      guard let head = remaining.first else { continue }
+      first[hash] = head
+      if remaining.count > 1 { more[hash] = Array(remaining.dropFirst()) }
+    }
+    firstPosition = first
+    morePositions = more
+    return moved
   }
 
   /// Forgets a key.
   mutating func remove(_ key: String) {
-    guard members.remove(key) != nil else { return }
-    flags.remove(key)
-    keys.removeAll { $0 == key }
-    let name = EnvironmentNames.unprefixedName(forKey: key)
-    var remaining = keys(named: name).filter { $0 != key }
-    keyByName[name] = remaining.isEmpty ? nil : remaining.removeFirst()
-    moreKeysByName[name] = remaining.isEmpty ? nil : remaining
+    remove(CollectionOfOne(key))
   }
 }

@@ -40,7 +40,7 @@ public struct EnvironmentLayer: Layer {
   public func load(_ context: LoadContext) -> LayerContents {
     var contents = LayerContents()
     let upperPrefix = prefix + "_"
-    let known = KnownNames(context: context, declaredKeys: declaredKeys)
+    var known = KnownNames(context: context, declaredKeys: declaredKeys)
     var root = SettingValue.emptyTable(origin: .environment(variable: upperPrefix + "*"))
     // Only a value that shows U+FFFD can have been decoded from invalid bytes; the raw environment says.
     let suspicious = variables.contains { $0.key.hasPrefix(upperPrefix) && $0.value.contains("\u{FFFD}") }
@@ -101,6 +101,9 @@ public struct EnvironmentLayer: Layer {
 private struct KnownNames {
   var declared: [DeclaredKeys]
   var documents: [Document]
+  /// The declared keys' generated names, computed from the keys at the first variable that matches
+  /// none (``DeclaredKeys`` keeps no table of the names themselves).
+  private var declaredNames: [String]?
 
   init(context: LoadContext, declaredKeys: [String]) {
     declared = [context.declared]
@@ -125,9 +128,10 @@ private struct KnownNames {
 
   /// Generated names (without the prefix) a mistyped `name` may have meant: every declared one, and
   /// those near it in each document.
-  func names(near name: Substring) -> [String] {
-    declared.flatMap(\.names)
-      + documents.flatMap { $0.environmentIndex.nearbyNames(to: name, in: $0.root) }
+  mutating func names(near name: Substring) -> [String] {
+    let names = declaredNames ?? declared.flatMap(\.names)
+    declaredNames = names
+    return names + documents.flatMap { $0.environmentIndex.nearbyNames(to: name, in: $0.root) }
   }
 }
 

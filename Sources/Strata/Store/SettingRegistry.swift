@@ -1,10 +1,13 @@
 /// The settings declared on a store: the boxes of every bound group by key, the declared keys with
 /// their environment names (old names too), and the keys of secrets. A value kept in the store's state,
 /// guarded by its lock.
+///
+/// A key is stored once, in ``declared``; the boxes are found through it (a key's position there).
 struct SettingRegistry {
-  /// The first box of each key; a key that several groups declare has its others in `moreBoxes` (one
-  /// dictionary value per setting, not a one-element array for each).
-  private var firstBoxes: [String: any AnySettingBox] = [:]
+  /// The first box of each declared key, at the key's position in `declared.keys` (`nil` at the
+  /// position of an old name, or of a key declared as one before); a key that several groups declare has
+  /// its others in `moreBoxes` (one array element per setting, not a one-element array for each).
+  private var firstBoxes: [(any AnySettingBox)?] = []
   private var moreBoxes: [String: [any AnySettingBox]] = [:]
   /// The boxes by old key (alias), for the few renamed settings.
   private var boxesByAlias: [String: [any AnySettingBox]] = [:]
@@ -13,19 +16,28 @@ struct SettingRegistry {
   /// The keys of `.secret` settings.
   private(set) var secretKeys: Set<String> = []
 
+  /// The position of `key`'s first box in `firstBoxes` (`name`: the key's generated name).
+  private func position(of key: String, named name: String) -> Int? {
+    declared.firstPosition(of: key, named: name) { firstBoxes[$0] != nil }
+  }
+
+  private func position(of key: String) -> Int? {
+    position(of: key, named: EnvironmentNames.unprefixedName(forKey: key))
+  }
+
   /// The boxes declared for `key`.
   subscript(key: String) -> [any AnySettingBox]? {
-    firstBoxes[key].map { [$0] + (moreBoxes[key] ?? []) }
+    position(of: key).flatMap { firstBoxes[$0] }.map { [$0] + (moreBoxes[key] ?? []) }
   }
 
   /// Every box.
-  var allBoxes: [any AnySettingBox] { Array(firstBoxes.values) + moreBoxes.values.flatMap { $0 } }
+  var allBoxes: [any AnySettingBox] { declaredBoxes + moreBoxes.values.flatMap { $0 } }
 
   /// The boxes that read any of `keys`, as their key or as an old key, each once.
   func boxes(reading keys: Set<String>) -> [any AnySettingBox] {
     var found: [any AnySettingBox] = []
     for key in keys {
-      guard let first = firstBoxes[key] else { continue }
+      guard let first = position(of: key).flatMap({ firstBoxes[$0] }) else { continue }
       found.append(first)
       if let more = moreBoxes[key] { found += more }
     }
@@ -40,7 +52,14 @@ struct SettingRegistry {
   }
 
   /// The first box of each declared key, in declaration order (what the schema describes).
-  var declaredBoxes: [any AnySettingBox] { declared.keys.compactMap { firstBoxes[$0] } }
+  var declaredBoxes: [any AnySettingBox] { firstBoxes.compactMap { $0 } }
+
+  /// Declares `key` (generated name `name`) with `box` (`nil`: an old name) at the next position.
+  private mutating func declare(_ key: String, named name: String, isFlag: Bool, box: (any AnySettingBox)?) {
+    let position = declared.add(key, named: name, isFlag: isFlag)
+    precondition(position == firstBoxes.count, "the registry's boxes and keys went out of step")
+    firstBoxes.append(box)
+  }
 
   /// Adds boxes.
   /// - Returns: the keys (and old names) that became known, and whether a new secret key was added.
@@ -48,23 +67,23 @@ struct SettingRegistry {
     var added: [String] = []
     var addedSecret = false
     for box in new {
-      if firstBoxes[box.key] == nil {
-        declared.add(box.key, isFlag: box.isFlag)
-        added.append(box.key)
+      let key = box.key
+      let name = EnvironmentNames.unprefixedName(forKey: key)
+      let isFirst = position(of: key, named: name) == nil
+      if isFirst {
+        declare(key, named: name, isFlag: box.isFlag, box: box)
+        added.append(key)
+      } else {
+        moreBoxes[key, default: []].append(box)
       }
       // Old names (aliases) are known keys too, so that their environment variables still work.
       for alias in box.aliases {
         boxesByAlias[alias, default: []].append(box)
         guard !declared.contains(alias) else { continue }
-        declared.add(alias)
+        declare(alias, named: EnvironmentNames.unprefixedName(forKey: alias), isFlag: false, box: nil)
         added.append(alias)
       }
-      if box.traits.contains(.secret) && secretKeys.insert(box.key).inserted { addedSecret = true }
-      if firstBoxes[box.key] == nil {
-        firstBoxes[box.key] = box
-      } else {
-        moreBoxes[box.key, default: []].append(box)
-      }
+      if box.traits.contains(.secret) && secretKeys.insert(key).inserted { addedSecret = true }
     }
     return (added, addedSecret)
   }
@@ -73,19 +92,34 @@ struct SettingRegistry {
   /// - Returns: the keys no box declares any more.
   mutating func remove(_ old: [any AnySettingBox]) -> [String] {
     var removed: [String] = []
+    var forgotten: [String] = []
     for box in old {
-      var remaining = (self[box.key] ?? []).filter { $0 !== box }
-      firstBoxes[box.key] = remaining.isEmpty ? nil : remaining.removeFirst()
-      moreBoxes[box.key] = remaining.isEmpty ? nil : remaining
+      let key = box.key
       for alias in box.aliases {
         boxesByAlias[alias]?.removeAll { $0 === box }
         if boxesByAlias[alias]?.isEmpty == true { boxesByAlias[alias] = nil }
       }
-      guard firstBoxes[box.key] == nil else { continue }
-      declared.remove(box.key)
-      for alias in box.aliases { declared.remove(alias) }
-      secretKeys.remove(box.key)
-      removed.append(box.key)
+      if var more = moreBoxes[key], let index = more.firstIndex(where: { $0 === box }) {
+        more.remove(at: index)
+        moreBoxes[key] = more.isEmpty ? nil : more
+        continue
+      }
+      guard let position = position(of: key), firstBoxes[position] === box else { continue }
+      if var more = moreBoxes[key], !more.isEmpty {
+        firstBoxes[position] = more.removeFirst()
+        moreBoxes[key] = more.isEmpty ? nil : more
+        continue
+      }
+      // No box declares the key now: it is forgotten, with the old names no other box reads.
+      firstBoxes[position] = nil
+      forgotten.append(key)
+      forgotten += box.aliases.filter { boxesByAlias[$0] == nil && self.position(of: $0) == nil }
+      secretKeys.remove(key)
+      removed.append(key)
+    }
+    if let moved = declared.remove(forgotten) {
+      firstBoxes = firstBoxes.indices.filter { moved[$0] != nil }.map { firstBoxes[$0] }
+      precondition(firstBoxes.count == declared.keys.count, "the registry's boxes and keys went out of step")
     }
     return removed
   }

@@ -1,11 +1,14 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 
 @testable import Strata
 
-/// A setting of a large configuration costs one allocation of its own: what few settings use (streams,
-/// observers, a rejected edit; a declared key, old keys, attributes, validation) is made only when used.
+/// A setting of a large configuration costs two allocations of its own (the box, and its state with its
+/// mutex): what few settings use (streams, observers, a rejected edit; a declared key, old keys,
+/// attributes, validation) is made only when used, and the group and the store's registry keep no
+/// more per setting than they need.
 @Suite struct SettingBoxFootprintTests {
   final class Plain: SettingsGroup, @unchecked Sendable {
     override class var section: String { "plain" }
@@ -14,6 +17,115 @@ import Testing
   }
 
   func box<Value>(_ record: SettingRecord<Value>) -> SettingBox<Value> { record.box }
+
+  /// The bytes malloc gave an object (glibc's `malloc_usable_size`, which the Glibc module does not
+  /// import: its header is `malloc.h`).
+  func allocatedBytes(_ object: AnyObject) -> Int {
+    typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size") else {
+      Issue.record("no malloc_usable_size")
+      return 0
+    }
+    return withExtendedLifetime(object) {
+      unsafeBitCast(symbol, to: UsableSize.self)(Unmanaged.passUnretained(object).toOpaque())
+    }
+  }
+
+  @Test func theStateAndItsMutexShareOneAllocation() {
+    let settings = Plain(store: .inMemory())
+    let storage = box(settings.$port).state.storage
+    let start = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
+    let end = start + UInt(allocatedBytes(storage))
+    let (state, mutex) = storage.withUnsafeMutablePointers { (UInt(bitPattern: $0), UInt(bitPattern: $1)) }
+    // Both inside the storage object itself, the mutex after the state: no allocation of their own.
+    #expect(state > start && state + UInt(MemoryLayout<SettingBox<Int>.State>.size) <= mutex)
+    #expect(mutex + UInt(MemoryLayout<pthread_mutex_t>.size) <= end)
+    // The box refers to it by one word.
+    #expect(MemoryLayout<Locked<SettingBox<Int>.State>>.size == MemoryLayout<UnsafeRawPointer>.size)
+    // The lock still works through it.
+    #expect(box(settings.$port).state.withLock { $0.key } == "plain.port")
+  }
+
+  @Test func theBoxAndItsStateStayWithinTheirBudget() {
+    let settings = Plain(store: .inMemory())
+    // The coding is one word (a reference to its two functions), the restart flag a bit of the traits.
+    #expect(MemoryLayout<SettingCoding<Int>>.size == MemoryLayout<UnsafeRawPointer>.size)
+    // An `Int` setting's state: six words, the 9-byte value with the three flags in its padding, and
+    // the 33-byte origin last (105 bytes; the store is the read cache's, the old keys are rare).
+    #expect(MemoryLayout<SettingBox<Int>.State>.size <= 105)
+    // The box: header, default, traits, declaration, coding, state, read cache and key path.
+    #expect((1...120).contains(allocatedBytes(box(settings.$port))))
+    // The state with its mutex: header, state and a 40-byte pthread mutex, in 168 usable bytes.
+    #expect((1...168).contains(allocatedBytes(box(settings.$port).state.storage)))
+  }
+
+  final class Renamed: SettingsGroup, @unchecked Sendable {
+    override class var section: String { "renamedfootprint" }
+    @Setting(aliases: ["oldPort"]) var port = 1
+  }
+
+  @Test func onlyARenamedSettingKeepsOldKeysInItsRareState() {
+    let settings = Renamed(store: .inMemory())
+    #expect(box(settings.$port).state.withLock { $0.rare?.aliases } == ["renamedfootprint.oldPort"])
+    #expect(settings.$port.aliases == ["renamedfootprint.oldPort"])
+    let plain = Plain(store: .inMemory())
+    #expect(box(plain.$port).state.withLock { $0.rare == nil && $0.aliases.isEmpty })
+  }
+
+  @Test func theBoxHoldsItsStoreThroughTheReadCacheAndLetsItGo() {
+    weak var released: SettingsStore?
+    do {
+      let store = SettingsStore.inMemory()
+      released = store
+      let settings = Plain(store: store)
+      #expect(box(settings.$port).store === store)
+      let bound = box(settings.$port).cache.isBound
+      #expect(bound)
+    }
+    // The group, its boxes and their caches are gone: the caches released the store.
+    #expect(released == nil)
+  }
+
+  @Test func aGroupReadByItsLayoutKeepsNoListOfItsSettings() throws {
+    let store = SettingsStore.inMemory(
+      try parse("[plain]\nport = 9000\nmax_connections = 20\n", as: INIFormat()).root)
+    var group: Plain? = Plain(store: store)
+    #expect(GroupLayout.readsByLayout(Plain.self))
+    #expect(group?.reflectedSettings == nil)
+    // Found again in the group's properties: introspection, and the registration the deinit undoes.
+    #expect(group?.allSettings.map(\.key) == ["plain.port", "plain.max_connections"])
+    #expect(group?.allSettings.map(\.propertyName) == ["port", "maxConnections"])
+    #expect(store.declaredKeys == ["plain.port", "plain.max_connections"])
+    #expect(group?.port == 9000 && group?.maxConnections == 20)
+    group = nil
+    #expect(store.declaredKeys.isEmpty)
+  }
+
+  @Test func aGroupReadByMirrorKeepsItsList() throws {
+    let group = OptionalNestedSettings(store: .inMemory())
+    #expect(!GroupLayout.readsByLayout(OptionalNestedSettings.self))
+    #expect(group.reflectedSettings?.map(\.name) == ["port"])
+    #expect(group.allSettings.map(\.key) == ["optionalnested.port", "optionalnested.limits.connections"])
+  }
+
+  @Test func declaredKeysFindKeysThroughTheirNames() {
+    // `a.b` and `a_b` both generate the name `A_B`.
+    var declared = DeclaredKeys(["a.b", "a_b", "c", "a.b"])
+    #expect(declared.keys == ["a.b", "a_b", "c"])
+    #expect(declared.contains("a.b") && declared.contains("a_b") && declared.contains("c"))
+    #expect(!declared.contains("a") && !declared.contains("a.c"))
+    #expect(declared.keys(named: "A_B") == ["a.b", "a_b"])
+    declared.remove("a.b")
+    #expect(!declared.contains("a.b") && declared.contains("a_b"))
+    #expect(declared.keys(named: "A_B") == ["a_b"])
+    #expect(declared.keys == ["a_b", "c"])
+    declared.remove("a.b")  // not declared: nothing changes
+    #expect(declared.keys == ["a_b", "c"])
+    declared.add("flag", isFlag: true)
+    #expect(declared.flags == ["flag"] && declared.contains("flag"))
+    declared.remove("flag")
+    #expect(declared.flags.isEmpty && !declared.contains("flag"))
+  }
 
   @Test func aSettingNobodyListensToHasNoRareState() throws {
     let settings = Plain(store: .inMemory(try parse("[plain]\nport = 9000\n", as: INIFormat()).root))

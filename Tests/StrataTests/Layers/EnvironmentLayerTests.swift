@@ -58,6 +58,17 @@ import Testing
     #expect(diagnostic.error.message.contains("cache.ttl_seconds"))
   }
 
+  @Test func everyMistypedVariableGetsASuggestionFromTheDeclaredNames() throws {
+    // The declared names are computed from the keys once per load, for the first mistyped variable.
+    let contents = load(
+      ["DEMO_SERVER_PROT": "1", "DEMO_SERVER_MAX_CONECTIONS": "2"],
+      known: ["server.port", "server.maxConnections"])
+    let messages = contents.diagnostics.map(\.error.message).sorted()
+    #expect(messages.count == 2)
+    #expect(messages.first?.contains("did you mean DEMO_SERVER_MAX_CONNECTIONS?") == true)
+    #expect(messages.last?.contains("did you mean DEMO_SERVER_PORT?") == true)
+  }
+
   @Test func wrongCaseIsReportedAndIgnored() throws {
     let contents = load(["demo_server_port": "1", "Demo_Server_Port": "2"])
     #expect(contents.documents.first?.root.table?.isEmpty == true)
