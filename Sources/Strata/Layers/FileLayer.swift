@@ -212,7 +212,11 @@ public struct FileLayer: Layer {
       var spans: MemberSpans?
       if !Self.isBlank(bytes) {
         do {
-          (document, spans) = try parse(bytes, path: path, format: format, cached: cached, options: options)
+          if cache == nil {
+            document = try format.parse(bytes, path: path, options: options)
+          } else {
+            (document, spans) = try parse(bytes, path: path, format: format, cached: cached, options: options)
+          }
         } catch {
           contents.diagnostics.append(Diagnostic(.error, error))
           // Keep the last good document: the rest of the stack updates, and the next edit that parses
@@ -232,7 +236,7 @@ public struct FileLayer: Layer {
     }
   }
 
-  /// Parses a file; with a cache, a format that can splice parses only the member an edit falls in
+  /// Parses a file for a cache: a format that can splice parses only the member an edit falls in
   /// (``DocumentSplice``) when it can, and records where the members lie for the next edit.
   private static func parse(
     _ bytes: [UInt8], path: String, format: any ConfigFormat, cached: DocumentCache.Entry?,
