@@ -16,25 +16,6 @@ import Testing
 
     """
 
-  /// The first `failed` event's error, or `nil` after `seconds` (a deadline, not a sleep).
-  private static func firstFailure(_ events: AsyncStream<StoreEvent>, within seconds: Double = 5) async
-    -> StrataError?
-  {
-    await withTaskGroup(of: StrataError?.self) { group in
-      group.addTask {
-        for await event in events { if case .failed(let error) = event { return error } }
-        return nil
-      }
-      group.addTask {
-        try? await Task.sleep(for: .seconds(seconds))
-        return nil
-      }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
-    }
-  }
-
   @Test func editsOfOneMemberReachTheSettingWithTheirOrigin() async throws {
     guard has("vim") else {
       Issue.record("vim is not installed (CI installs it)")
@@ -61,7 +42,9 @@ import Testing
       // A broken edit: reported at its place, the running value kept.
       let events = store.events
       try write(Self.text.replacingOccurrences(of: "\"count\": 1,", with: "\"count\": 3 3,"), to: path)
-      let failure = await Self.firstFailure(events)
+      let failure = await first(events) { event -> StrataError? in
+        if case .failed(let error) = event { error } else { nil }
+      }
       #expect(failure.map { "\($0.line):\($0.column)" } == "3:40")
       #expect(settings.count == 22)
 

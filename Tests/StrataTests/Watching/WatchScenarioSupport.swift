@@ -34,16 +34,24 @@ func eventually<T: Sendable & Equatable>(
 )
   async -> Bool
 {
-  await withTaskGroup(of: Bool.self) { group in
+  await first(stream, within: seconds) { $0 == expected ? true : nil } ?? false
+}
+
+/// The first element of a stream that `match` maps to a value, mapped, or `nil` after `seconds` (a
+/// deadline, not a sleep).
+func first<T: Sendable, U: Sendable>(
+  _ stream: AsyncStream<T>, within seconds: Double = 5, _ match: @escaping @Sendable (T) -> U?
+) async -> U? {
+  await withTaskGroup(of: U?.self) { group in
     group.addTask {
-      for await value in stream where value == expected { return true }
-      return false
+      for await element in stream { if let matched = match(element) { return matched } }
+      return nil
     }
     group.addTask {
       try? await Task.sleep(for: .seconds(seconds))
-      return false
+      return nil
     }
-    let found = await group.next() ?? false
+    let found = await group.next() ?? nil
     group.cancelAll()
     return found
   }
