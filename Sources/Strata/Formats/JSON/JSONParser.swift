@@ -159,13 +159,16 @@ struct JSONParser {
     var keyLines: [Int] = []
     var tableCapacity = 8
 
-    while true {
+    parsing: while true {
       // Here a value must start at `pos` (whitespace already skipped).
       if spanRecorder != nil { spanRecorder!.valueStarts(at: pos, depth: frames.count) }
       let valueLine = line
       let valueColumn = column
       guard pos < bytes.count else { throw error(.unexpectedEnd, "expected a value, found end of file") }
-      var value: SettingValue?
+      // Not an Optional: `null` is a flag beside a placeholder, so that moving and dropping a value costs
+      // no runtime call to ask an Optional<SettingValue> for its case.
+      var value: SettingValue
+      var isNull = false
       switch bytes[pos] {
       case UInt8(ascii: "{"):
         try checkDepth(frames.count)
@@ -206,23 +209,28 @@ struct JSONParser {
         value = SettingValue(.bool(false), origin: origin(valueLine, valueColumn))
       case UInt8(ascii: "n"):
         try expectLiteral("null")
-        value = nil
+        value = SettingValue(.bool(false), origin: .codeDefault)
+        isNull = true
       default:
         throw error(.syntax, "expected a value, found \(found())")
       }
 
       // A value is complete: store it in its container, closing every container that ends here.
-      while let frame = frames.last {
-        // `take()` moves the value into its container instead of copying it (a retain and a release
-        // per node).
-        if frame.isObject {
+      while !frames.isEmpty {
+        let top = frames.count - 1
+        let isObject = frames[top].isObject
+        // `consume` moves the value into its container instead of copying it (a retain and a release
+        // per node); it is set again below before any other use.
+        if isObject {
           if spanRecorder != nil {
             spanRecorder!.memberEnds(
-              at: pos, depth: frames.count, isNull: value == nil, tableCount: { value?.table?.count })
+              at: pos, depth: frames.count, isNull: isNull, tableCount: { value.table?.count })
           }
-          store(value.take(), in: &tables[tables.count - 1], for: frame, keyLines: &keyLines)
-        } else if let element = value.take() {
-          arrays[arrays.count - 1].append(element)
+          store(
+            consume value, isNull: isNull, in: &tables[tables.count - 1], for: frames[top],
+            keyLines: &keyLines)
+        } else if !isNull {
+          arrays[arrays.count - 1].append(consume value)
         } else {
           diagnostics.append(
             Diagnostic(
@@ -235,7 +243,7 @@ struct JSONParser {
         guard pos < bytes.count else {
           throw error(
             .unexpectedEnd,
-            frame.isObject
+            isObject
               ? "expected ',' or '}' after an object member, found end of file"
               : "expected ',' or ']' after an array element, found end of file")
         }
@@ -243,39 +251,42 @@ struct JSONParser {
         if byte == UInt8(ascii: ",") {
           pos += 1
           skipWhitespace()
-          if frame.isObject { try parseKey(after: "','", into: &frames[frames.count - 1]) }
-          break
+          if isObject { try parseKey(after: "','", into: &frames[top]) }
+          continue parsing
         }
-        if frame.isObject {
+        let line = frames[top].line
+        let column = frames[top].column
+        isNull = false
+        if isObject {
           guard byte == UInt8(ascii: "}") else {
             throw error(.syntax, "expected ',' or '}' after an object member, found \(found())")
           }
           pos += 1
           tableCapacity = TableBuilder.capacity(after: tables[tables.count - 1].count)
-          value = SettingValue(
-            .table(tables[tables.count - 1].build()), origin: origin(frame.line, frame.column))
+          value = SettingValue(.table(tables[tables.count - 1].build()), origin: origin(line, column))
           tables.removeLast()
-          keyLines.removeSubrange(frame.keyLinesStart...)
+          keyLines.removeSubrange(frames[top].keyLinesStart...)
         } else {
           guard byte == UInt8(ascii: "]") else {
             throw error(.syntax, "expected ',' or ']' after an array element, found \(found())")
           }
           pos += 1
-          value = SettingValue(.array(arrays.removeLast()), origin: origin(frame.line, frame.column))
+          value = SettingValue(.array(arrays.removeLast()), origin: origin(line, column))
         }
         frames.removeLast()
       }
-      if frames.isEmpty { return value }
+      if frames.isEmpty { return isNull ? nil : value }
     }
   }
 
   /// Sets a member: the last value wins in the first position, and a repeat gets a warning. `null`
   /// unsets the key.
   private mutating func store(
-    _ value: consuming SettingValue?, in table: inout TableBuilder, for frame: Frame, keyLines: inout [Int]
+    _ value: consuming SettingValue, isNull: Bool, in table: inout TableBuilder, for frame: borrowing Frame,
+    keyLines: inout [Int]
   ) {
     let firstLine: Int
-    if let value {
+    if !isNull {
       guard let index = table.set(frame.key, value, hash: frame.keyHash) else {
         keyLines.append(frame.keyLine)
         return
