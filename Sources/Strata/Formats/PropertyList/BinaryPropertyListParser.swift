@@ -94,12 +94,16 @@ struct BinaryPropertyListParser {
     finished.reserveCapacity(objectCount)
     finishedSizes.reserveCapacity(objectCount)
     var stack: [Frame] = []
-    var produced = try begin(Int(top), stack: &stack)
+    // The value in hand is not an Optional: moving and dropping an Optional<SettingValue> asks the
+    // runtime for its case through a value witness. `size` says whether there is one.
+    var value = Self.placeholder
+    var produced = try begin(Int(top), stack: &stack, into: &value)
     while true {
-      // `take()` moves the value into its container rather than copying it (a retain and a release).
-      if let (value, size) = produced.take() {
+      if let size = produced {
         guard !stack.isEmpty else { return value }
+        // `consume` moves the value into its container rather than copying it (a retain and a release).
         stack[stack.count - 1].values.append(consume value)
+        value = Self.placeholder
         // Keys count too: a reader walks one per value.
         let added = size + (stack[stack.count - 1].isDict ? 1 : 0)
         stack[stack.count - 1].expanded += min(added, maxValues)
@@ -116,10 +120,9 @@ struct BinaryPropertyListParser {
         let slot = stack[last].isDict ? stack[last].count + stack[last].next : stack[last].next
         let reference = try readReference(at: stack[last].references + slot * referenceSize)
         stack[last].next += 1
-        produced = try begin(reference, stack: &stack)
+        produced = try begin(reference, stack: &stack, into: &value)
       } else {
         var frame = stack.removeLast()
-        let value: SettingValue
         if frame.isDict {
           var table = TableBuilder(capacity: frame.keys.count)
           // Values are moved out from the end (`removeLast` takes an element without copying it, where
@@ -138,26 +141,33 @@ struct BinaryPropertyListParser {
           value = SettingValue(.array(frame.values), origin: origin)
         }
         remember(value, as: frame.object, size: frame.expanded)
-        produced = (value, frame.expanded)
+        produced = frame.expanded
       }
     }
   }
 
-  /// Returns the object's value when it is a scalar or already built; for an array or dict, pushes a
-  /// frame and returns `nil`.
-  private mutating func begin(_ object: Int, stack: inout [Frame]) throws(StrataError) -> (SettingValue, Int)?
+  /// A value that holds nothing (no reference to count), for the value in hand between two values.
+  private static let placeholder = SettingValue(.bool(false), origin: .codeDefault)
+
+  /// Sets `value` to the object's value and returns how many values it expands to when it is a scalar
+  /// or already built; for an array or dict, pushes a frame and returns `nil`.
+  private mutating func begin(_ object: Int, stack: inout [Frame], into value: inout SettingValue)
+    throws(StrataError) -> Int?
   {
     let slot = slots[object]
-    if slot >= 0 { return (finished[Int(slot)], finishedSizes[Int(slot)]) }
+    if slot >= 0 {
+      value = finished[Int(slot)]
+      return finishedSizes[Int(slot)]
+    }
     let offset = try offset(of: object)
     let marker = bytes[offset]
     guard marker >> 4 == 0xA || marker >> 4 == 0xD else {
-      let value = SettingValue(try scalar(at: offset), origin: origin)
+      value = SettingValue(try scalar(at: offset), origin: origin)
       // Strings and data: share one copy, unless a short string that lives inline (no allocation to share).
       if marker >> 4 >= 4 && (marker & 0x0F == 0x0F || marker >> 4 == 0x4 || marker >> 4 == 0x6) {
         remember(value, as: object, size: 1)
       }
-      return (value, 1)
+      return 1
     }
     let isDict = marker >> 4 == 0xD
     guard slot != Self.onPath else {
