@@ -8,6 +8,7 @@ import Glibc
 /// The things one binary can fuzz.
 enum FuzzTarget: String, CaseIterable, Sendable {
   case json
+  case jsonSplice = "json-splice"
   case plistXML = "plist-xml"
   case plistBinary = "plist-binary"
   case ini
@@ -30,6 +31,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   func run(_ bytes: [UInt8]) {
     switch self {
     case .json: FormatTargets.json(bytes)
+    case .jsonSplice: SpliceTarget.run(bytes)
     case .plistXML: FormatTargets.propertyList(bytes, binary: false)
     case .plistBinary: FormatTargets.propertyList(bytes, binary: true)
     case .ini: FormatTargets.ini(bytes)

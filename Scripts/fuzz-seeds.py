@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-TARGETS = ["json", "plist-xml", "plist-binary", "ini", "dotenv", "env", "decoder"]
+TARGETS = ["json", "json-splice", "plist-xml", "plist-binary", "ini", "dotenv", "env", "decoder"]
 MAX_SEED = 1 << 20
 
 PLIST_HEADER = (
@@ -74,12 +74,30 @@ class Corpus:
             data = data.encode("utf-8", "surrogatepass")
         if not data or len(data) > MAX_SEED:
             return
+        if target == "json" and data.lstrip().startswith(b"{"):
+            for pair in splice_pairs(data):
+                self.add("json-splice", pair)
         name = hashlib.sha1(data).hexdigest()[:16]
         path = os.path.join(self.root, target, name)
         if not os.path.exists(path):
             with open(path, "wb") as f:
                 f.write(data)
             self.count[target] += 1
+
+
+def splice_pairs(data):
+    """A JSON document, a NUL byte, and the document after one edit (the json-splice target's input)."""
+    edits = []
+    digit = next((i for i, b in enumerate(data) if 0x30 <= b <= 0x39), None)
+    if digit is not None:
+        edits.append(data[:digit] + b"7" + data[digit + 1:])
+        edits.append(data[:digit] + b"42" + data[digit + 1:])
+    quote = data.rfind(b'"')
+    if quote > 0:
+        edits.append(data[:quote] + b"x" + data[quote:])
+    middle = len(data) // 2
+    edits.append(data[:middle] + b" " + data[middle:])
+    return [data + b"\0" + edit for edit in edits]
 
 
 def files_under(directory, suffixes=None):

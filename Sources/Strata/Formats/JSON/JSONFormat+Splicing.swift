@@ -13,11 +13,17 @@ extension JSONFormat: SpliceableFormat {
   func parseMember(
     _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, depth: Int, path: String,
     options: ParseOptions
-  ) throws(StrataError) -> (value: SettingValue?, end: Int, diagnostics: [Diagnostic]) {
+  ) throws(StrataError) -> ParsedMember {
+    // A top-level member's own members are recorded as a full parse records them (for a large object);
+    // none deeper.
     let member = try JSONParser.parseMember(
       bytes, at: start, line: line, lineStart: lineStart, path: path,
-      maxDepth: max(options.maxDepth - depth, 0))
-    return (member.value, member.end, member.diagnostics)
+      maxDepth: max(options.maxDepth - depth, 0),
+      spanRecorder: depth == 1 ? JSONSpanRecorder(nestedThreshold: .max) : nil)
+    let isLarge = member.end - member.start >= nestedSpanThreshold
+    let nested = isLarge && member.memberSpans?.ranges.isEmpty == false ? member.memberSpans : nil
+    return ParsedMember(
+      value: member.value, range: member.start..<member.end, diagnostics: member.diagnostics, nested: nested)
   }
 
   static func isFiller(_ byte: UInt8) -> Bool {

@@ -20,8 +20,12 @@ struct JSONParser {
   /// What a parse of one member value (``parseMember(_:at:line:lineStart:path:maxDepth:)``) produced.
   struct Member {
     var value: SettingValue?
+    /// The value's first byte (after the blanks before it).
+    var start: Int
     /// Just past the value's last byte.
     var end: Int
+    /// Where the value's members lie, when it is an object and a recorder was given.
+    var memberSpans: MemberSpans?
     var diagnostics: [Diagnostic]
   }
 
@@ -99,17 +103,24 @@ struct JSONParser {
   /// `start` is on line `line`, which begins at offset `lineStart`: a member of the top-level object,
   /// parsed again after an edit inside it. The value's end is returned for the caller to check; the
   /// bytes after it are not read.
+  ///
+  /// - Parameter spanRecorder: records where the value's own members lie (they are its top level here).
   static func parseMember(
-    _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, path: String, maxDepth: Int
+    _ bytes: [UInt8], at start: Int, line: Int, lineStart: Int, path: String, maxDepth: Int,
+    spanRecorder: JSONSpanRecorder? = nil
   ) throws(StrataError) -> Member {
     try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Member in
       var parser = JSONParser(bytes: buffer, path: path, maxDepth: maxDepth)
       parser.pos = start
       parser.line = line
       parser.lineStart = lineStart
+      parser.spanRecorder = spanRecorder
       parser.skipWhitespace()
+      let valueStart = parser.pos
       let value = try parser.parseTree()
-      return Member(value: value, end: parser.pos, diagnostics: parser.diagnostics.all)
+      return Member(
+        value: value, start: valueStart, end: parser.pos, memberSpans: parser.spanRecorder?.spans(for: value),
+        diagnostics: parser.diagnostics.all)
     }
   }
 

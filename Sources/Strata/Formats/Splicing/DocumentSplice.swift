@@ -60,7 +60,11 @@ enum DocumentSplice {
           let (newInner, newSpans) = splice(oldInner, spans: inner, depth: depth + 1, format: format)
         else { return nil }
         table.replaceValue(atPosition: index, with: SettingValue(.table(newInner), origin: old.origin))
-        return (table, spans.resized(index, by: delta, nested: newSpans))
+        let range = spans.ranges[index]
+        return (
+          table,
+          spans.resized(index, to: range.lowerBound..<(range.upperBound + delta), by: delta, nested: newSpans)
+        )
       }
       let span = spans.ranges[index]
       // What follows the member on its line moves by the edit's length: it must carry no position.
@@ -73,10 +77,12 @@ enum DocumentSplice {
         let member = try? format.parseMember(
           newBytes, at: span.lowerBound, line: line, lineStart: span.lowerBound - (column - 1), depth: depth,
           path: path, options: options),
-        member.end == span.upperBound + delta, member.diagnostics.isEmpty, let value = member.value
+        member.range.upperBound == span.upperBound + delta, member.diagnostics.isEmpty,
+        let value = member.value
       else { return nil }
       table.replaceValue(atPosition: index, with: value)
-      return (table, spans.resized(index, by: delta, nested: nil))
+      // Blanks put in front of the value move its start.
+      return (table, spans.resized(index, to: member.range, by: delta, nested: member.nested))
     }
   }
 }

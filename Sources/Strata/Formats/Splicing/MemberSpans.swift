@@ -30,11 +30,12 @@ struct MemberSpans: Sendable, Equatable {
     return upper <= ranges[index].upperBound ? index : nil
   }
 
-  /// The spans after member `index` grew by `delta` bytes (shrank, when negative): its end and every
-  /// later span move; the member's own nested spans become `nested` (`nil`: none).
-  func resized(_ index: Int, by delta: Int, nested inner: MemberSpans?) -> MemberSpans {
+  /// The spans after member `index` became `range` in a file that grew by `delta` bytes (shrank, when
+  /// negative): every later span moves by `delta`; the member's own nested spans become `nested` (`nil`:
+  /// none).
+  func resized(_ index: Int, to range: Range<Int>, by delta: Int, nested inner: MemberSpans?) -> MemberSpans {
     var moved = self
-    moved.ranges[index] = ranges[index].lowerBound..<(ranges[index].upperBound + delta)
+    moved.ranges[index] = range
     moved.nested[index] = inner
     guard delta != 0 else { return moved }
     for later in (index + 1)..<ranges.count {

@@ -122,6 +122,21 @@ private func splice(
     #expect(try splice(old, key) != nil)
   }
 
+  @Test func blanksPutInFrontOfAValueMoveItsSpan() throws {
+    // Found by the json-splice fuzz target: the document was right, the span kept its old start.
+    let old = "{\n\"a\": \"b\"\n}"
+    let (_, spans) = try #require(try splice(old, "{\n\"a\":  \"b\"\n}"))
+    #expect(spans.ranges == [8..<11])
+  }
+
+  @Test func aMemberParsedWholeGetsTheNestedSpansAFullParseRecords() throws {
+    // Found by the json-splice fuzz target: an empty object that gains a member on a blank line.
+    let old = "{\n  \"server\": {\n  \n  }\n}\n"
+    let new = "{\n  \"server\": {\n    \"maxConnections\": 42096\n  }\n}\n"
+    let (_, spans) = try #require(try splice(old, new, nestedThreshold: 0))
+    #expect(spans.nested[0]?.ranges.count == 1)
+  }
+
   @Test func aMemberSharingItsLastLineWithAnotherIsParsedWhole() throws {
     let old = "{\"a\": 1, \"b\": 2}\n"
     // `b`'s column would move by the edit's length.
@@ -254,16 +269,18 @@ private func splice(
 
   @Test func resizingMovesTheMemberEndAndEveryLaterSpan() {
     let spans = MemberSpans([5..<9, 14..<20, 25..<26], format: "json")
-    #expect(spans.resized(1, by: 3, nested: nil).ranges == [5..<9, 14..<23, 28..<29])
-    #expect(spans.resized(0, by: -2, nested: nil).ranges == [5..<7, 12..<18, 23..<24])
+    #expect(spans.resized(1, to: 14..<23, by: 3, nested: nil).ranges == [5..<9, 14..<23, 28..<29])
+    #expect(spans.resized(0, to: 5..<7, by: -2, nested: nil).ranges == [5..<7, 12..<18, 23..<24])
+    // Blanks put in front of a member move its start.
+    #expect(spans.resized(1, to: 16..<21, by: 1, nested: nil).ranges == [5..<9, 16..<21, 26..<27])
   }
 
   @Test func resizingMovesTheNestedSpansOfLaterMembersAndReplacesTheEditedOnes() {
     let inner = { (base: Int) in MemberSpans([(base + 1)..<(base + 2)], format: "json") }
     let spans = MemberSpans([0..<4, 10..<20, 30..<40], format: "json", nested: [0: inner(0), 2: inner(30)])
-    let resized = spans.resized(1, by: 5, nested: inner(10))
+    let resized = spans.resized(1, to: 10..<25, by: 5, nested: inner(10))
     #expect(resized.nested == [0: inner(0), 1: inner(10), 2: inner(35)])
-    #expect(spans.resized(2, by: 1, nested: nil).nested == [0: inner(0)])
+    #expect(spans.resized(2, to: 30..<41, by: 1, nested: nil).nested == [0: inner(0)])
   }
 }
 
