@@ -2,7 +2,7 @@
 ///
 /// Reloads read a file whole and compare it with those bytes: an unchanged file reuses its document (so
 /// `touch`, an identical rewrite, or the echo of the store's own write cost one read and no parse), an
-/// edit inside one top-level member of a JSON file parses only that member again (``DocumentSplice``),
+/// edit inside one top-level member of a JSON file parses only that member again (`DocumentSplice`),
 /// and a file that no longer parses keeps its last good document while the error is reported. The cost
 /// is a copy of each file's bytes, kept while the store is.
 public final class DocumentCache: Sendable {
