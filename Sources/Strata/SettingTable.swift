@@ -14,7 +14,20 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   private(set) var storage: [Entry] = []
   /// Key → position, built only once the table grows past ``linearLimit``: most tables hold a few dozen
   /// keys or fewer, where comparing short strings beats hashing every key (and growing a dictionary).
-  private var index: KeyIndex? = nil
+  private var indexBox: IndexBox? = nil
+  /// Boxed, so that a table is two words and a `SettingValue` fits in one cache line (64 bytes); tables
+  /// past ``linearLimit`` are few, and a lookup in one pays the extra load.
+  private var index: KeyIndex? {
+    get { indexBox?.index }
+    set { indexBox = newValue.map(IndexBox.init) }
+  }
+
+  /// A table's index, shared by copies of the table until one of them changes.
+  private final class IndexBox: @unchecked Sendable {
+    // Mutated only through a uniquely referenced box (see `index`), so never while shared.
+    var index: KeyIndex
+    init(_ index: KeyIndex) { self.index = index }
+  }
   static let linearLimit = 32
 
   /// An empty table.
@@ -62,7 +75,7 @@ public struct SettingTable: Sendable, Equatable, Sequence {
 
   /// The position of a key in the table's order, or `nil`.
   func position(ofKey key: String) -> Int? {
-    if let index { return index.position(of: key, hash: KeyHash.of(key)) { storage[$0].key } }
+    if let indexBox { return indexBox.index.position(of: key, hash: KeyHash.of(key)) { storage[$0].key } }
     return storage.firstIndex { $0.key == key }
   }
 
@@ -74,15 +87,17 @@ public struct SettingTable: Sendable, Equatable, Sequence {
         if let position = position(ofKey: key) {
           storage[position].value = newValue
         } else {
-          if index != nil {
-            index!.insert(key, hash: KeyHash.of(key), at: storage.count, earlier: storage.lazy.map(\.key))
+          if indexBox != nil {
+            if !isKnownUniquelyReferenced(&indexBox!) { indexBox = IndexBox(indexBox!.index) }
+            indexBox!.index.insert(
+              key, hash: KeyHash.of(key), at: storage.count, earlier: storage.lazy.map(\.key))
           }
           storage.append(Entry(key: key, value: newValue))
-          if index == nil && storage.count > Self.linearLimit { buildIndex() }
+          if indexBox == nil && storage.count > Self.linearLimit { buildIndex() }
         }
       } else if let position = position(ofKey: key) {
         storage.remove(at: position)
-        if index != nil { buildIndex() }
+        if indexBox != nil { buildIndex() }
       }
     }
   }

@@ -29,15 +29,60 @@ public struct SettingValue: Sendable, CustomStringConvertible {
     case table(SettingTable)
   }
 
+  /// How a node is held: a content and an origin, or a string still in its file's bytes (see
+  /// Documentation/ParsingDesign.md, "The string in its file"): a parser that has validated the file
+  /// makes no `String` per value, and an origin that retains nothing beyond the file.
+  enum Storage: Sendable {
+    case node(Kind, Origin)
+    case text(SourceText, start: UInt32, count: UInt32, line: UInt32, column: UInt32)
+  }
+
+  var storage: Storage
+
   /// The content.
-  public var kind: Kind
+  public var kind: Kind {
+    get {
+      switch storage {
+      case .node(let kind, _): kind
+      case .text(let text, let start, let count, _, _): .string(text.string(start, count))
+      }
+    }
+    set { storage = .node(newValue, origin) }
+  }
+
   /// Where this node was read from.
-  public var origin: Origin
+  public var origin: Origin {
+    get {
+      switch storage {
+      case .node(_, let origin): origin
+      case .text(let text, _, _, let line, let column):
+        .file(path: text.path, line: Int(line), column: Int(column))
+      }
+    }
+    set {
+      switch storage {
+      case .node(let kind, _): storage = .node(kind, newValue)
+      case .text: storage = .node(kind, newValue)
+      }
+    }
+  }
 
   /// Creates a node.
   public init(_ kind: Kind, origin: Origin) {
-    self.kind = kind
-    self.origin = origin
+    storage = .node(kind, origin)
+  }
+
+  /// A string value that is the bytes `start..<end` of a file (valid UTF-8, as its parser has checked),
+  /// read at `line`:`column` of `text`'s path.
+  init(text: SourceText, start: Int, end: Int, line: Int, column: Int) {
+    if let start = UInt32(exactly: start), let count = UInt32(exactly: end - Int(start)),
+      let line = UInt32(exactly: line), let column = UInt32(exactly: column)
+    {
+      storage = .text(text, start: start, count: count, line: line, column: column)
+    } else {
+      storage = .node(
+        .string(text.string(from: start, to: end)), .file(path: text.path, line: line, column: column))
+    }
   }
 
   /// An empty table with the given origin.
@@ -47,19 +92,20 @@ public struct SettingValue: Sendable, CustomStringConvertible {
 
   /// The table, if this node is one.
   public var table: SettingTable? {
-    if case .table(let table) = kind { return table }
+    if case .node(.table(let table), _) = storage { return table }
     return nil
   }
 
   /// Whether this node is a table.
   public var isTable: Bool {
-    if case .table = kind { return true }
+    if case .node(.table, _) = storage { return true }
     return false
   }
 
   /// The name of the node's type, as used in messages (`string`, `integer`, `table`, …).
   public var typeName: String {
-    switch kind {
+    guard case .node(let kind, _) = storage else { return "string" }
+    return switch kind {
     case .string: "string"
     case .integer, .unsignedInteger: "integer"
     case .double: "double"
@@ -80,7 +126,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
   public func value(atComponents components: [String]) -> SettingValue? {
     var node = self
     for component in components {
-      guard case .table(let table) = node.kind, let next = table[component] else { return nil }
+      guard let table = node.table, let next = table[component] else { return nil }
       node = next
     }
     return node
@@ -105,6 +151,14 @@ public struct SettingValue: Sendable, CustomStringConvertible {
 extension SettingValue: Equatable {
   /// Compares content, ignoring origins at every level.
   public static func == (lhs: SettingValue, rhs: SettingValue) -> Bool {
-    lhs.kind == rhs.kind
+    switch (lhs.storage, rhs.storage) {
+    case (.node(let a, _), .node(let b, _)):
+      return a == b
+    case (.text(let a, let aStart, let aCount, _, _), .text(let b, let bStart, let bCount, _, _)):
+      // Equal bytes are equal strings; different bytes may still be canonically equivalent.
+      return SourceText.bytesEqual(a, aStart, aCount, b, bStart, bCount) || lhs.kind == rhs.kind
+    default:
+      return lhs.kind == rhs.kind
+    }
   }
 }

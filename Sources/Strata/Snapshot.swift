@@ -181,7 +181,7 @@ extension Snapshot {
     var order: [String] = []
     var children: [String: [Layered]] = [:]
     for node in nodes[start...] {
-      guard case .table(let table) = node.value.kind else { continue }
+      guard let table = node.value.table else { continue }
       for (key, value) in table {
         if children[key] == nil { order.append(key) }
         children[key, default: []].append(Layered(value: value, source: node.source))
@@ -243,7 +243,7 @@ extension Snapshot.Entry {
 extension SettingValue {
   /// Merges `other` over this tree: tables merge key by key, anything else replaces.
   mutating func merge(_ other: SettingValue) {
-    guard case .table(var mine) = kind, case .table(let theirs) = other.kind else {
+    guard var mine = table, let theirs = other.table else {
       self = other
       return
     }
@@ -261,7 +261,7 @@ extension SettingValue {
   /// Calls `body` with the key (see ``SettingKey``) and value of every leaf (anything not a table), in
   /// order.
   func forEachLeaf(prefix: String = "", _ body: (String, SettingValue) -> Void) {
-    guard case .table(let table) = kind else {
+    guard let table else {
       body(prefix, self)
       return
     }

@@ -118,8 +118,8 @@ struct LeafDifferences {
 
   /// Collects the differences between `old` and `new` (the nodes at ``path``).
   mutating func compare(_ old: SettingValue, _ new: SettingValue) {
-    switch (old.kind, new.kind) {
-    case (.table(let a), .table(let b)):
+    switch (old.table, new.table) {
+    case (let a?, let b?):
       if a.sharesStorage(with: b) { return }
       if old.origin != new.origin { tableOriginsDiffer = true }
       if a.count == b.count && zip(a.storage, b.storage).allSatisfy({ $0.key == $1.key }) {
@@ -141,16 +141,16 @@ struct LeafDifferences {
         addLeavesEverywhere()
         path.removeLast()
       }
-    case (.table, _), (_, .table):
-      addLeavesEverywhere()
-    default:
+    case (nil, nil):
       if !old.isIdentical(to: new) { add() }
+    default:
+      addLeavesEverywhere()
     }
   }
 
   /// Adds every leaf of `node` (the node at ``path``).
   mutating func addLeaves(of node: SettingValue) {
-    guard case .table(let table) = node.kind else {
+    guard let table = node.table else {
       add()
       return
     }

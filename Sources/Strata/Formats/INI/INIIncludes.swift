@@ -36,8 +36,9 @@ final class INIParseSession {
     bytesRead += bytes.count
     active.append((path, Self.normalize(path)))
     defer { active.removeLast() }
-    try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) in
-      try INIFileParser.run(buffer, path: path, session: self)
+    let source = SourceText(path: path, bytes: bytes)
+    try source.bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) in
+      try INIFileParser.run(buffer, source: source, session: self)
     }
   }
 
@@ -192,7 +193,8 @@ extension INIFileParser {
     case "include", "includedir":
       let directiveLine = line
       let directiveLineStart = lineStart
-      let (argument, argLine, argColumn, next) = try parseValue(from: q, end, lineEnd)
+      let (argumentText, argLine, argColumn, next) = try parseValue(from: q, end, lineEnd)
+      let argument = string(argumentText)
       guard !argument.isEmpty else {
         throw StrataError(
           .syntax, "expected a \(name == "include" ? "file" : "directory") name after '!\(name)'", path: path,

@@ -6,7 +6,9 @@ import Glibc
 /// unescaping); everything else is positions into the buffer.
 struct INIFileParser {
   let bytes: UnsafeBufferPointer<UInt8>
-  let path: String
+  /// The file: its path, and its bytes, which values are slices of.
+  let source: SourceText
+  var path: String { source.path }
   let session: INIParseSession
   /// The current line (1-based) and the offset where it starts; a column is `offset - lineStart + 1`.
   var line = 0
@@ -21,16 +23,16 @@ struct INIFileParser {
 
   /// Parses one file's bytes into the session's tree. The parser, which holds a pointer into them,
   /// lives only inside this call (its initializer is private).
-  static func run(_ bytes: UnsafeBufferPointer<UInt8>, path: String, session: INIParseSession)
+  static func run(_ bytes: UnsafeBufferPointer<UInt8>, source: SourceText, session: INIParseSession)
     throws(StrataError)
   {
-    var parser = INIFileParser(bytes: bytes, path: path, session: session)
+    var parser = INIFileParser(bytes: bytes, source: source, session: session)
     try parser.run()
   }
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, session: INIParseSession) {
+  private init(bytes: UnsafeBufferPointer<UInt8>, source: SourceText, session: INIParseSession) {
     self.bytes = bytes
-    self.path = path
+    self.source = source
     self.session = session
     self.section = session.tree.root
   }
@@ -252,8 +254,7 @@ struct INIFileParser {
       let (value, valueLine, valueColumn, next) = try parseValue(
         from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
       try session.tree.set(
-        SettingValue(.string(value), origin: .file(path: path, line: valueLine, column: valueColumn)),
-        key: key, hash: hash, line: keyLine,
+        settingValue(value, line: valueLine, column: valueColumn), key: key, hash: hash, line: keyLine,
         column: keyColumn, in: section, prefix: sectionPath, file: path)
       return next
     }
@@ -261,8 +262,7 @@ struct INIFileParser {
     let (value, valueLine, valueColumn, next) = try parseValue(
       from: delimiter + 1, end, lineEnd, keyIndent: start - lineStart)
     try session.tree.set(
-      SettingValue(.string(value), origin: .file(path: path, line: valueLine, column: valueColumn)),
-      at: parts, in: section, prefix: sectionPath,
+      settingValue(value, line: valueLine, column: valueColumn), at: parts, in: section, prefix: sectionPath,
       append: isArray, file: path)
     return next
   }

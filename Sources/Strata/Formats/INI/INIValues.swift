@@ -1,6 +1,13 @@
 /// Values: unquoted (with inline comments and `\` line continuation), double-quoted (escapes) and
 /// single-quoted (literal); and the quoted names used in keys and section headers.
 extension INIFileParser {
+  /// A value's text: bytes of the file as they stand, or a string made from several pieces (quotes,
+  /// escapes, continuation lines).
+  enum ValueText {
+    case bytes(start: Int, end: Int)
+    case string(String)
+  }
+
   /// Parses a value starting at `start` (just after the delimiter) on the current line.
   /// - Returns: the text, the line and column it starts at, and where the next line starts. (The caller
   ///   makes the origin: an `Origin` made here and moved out would be copied and destroyed on the way,
@@ -8,13 +15,13 @@ extension INIFileParser {
   /// - Parameter keyIndent: the indentation of the key's line; lines indented deeper continue an
   ///   unquoted value, as Python's configparser reads them (`nil`: no such continuation, for directives).
   mutating func parseValue(from start: Int, _ end: Int, _ lineEnd: Int, keyIndent: Int? = nil)
-    throws(StrataError) -> (text: String, line: Int, column: Int, next: Int)
+    throws(StrataError) -> (text: ValueText, line: Int, column: Int, next: Int)
   {
     let i = skipSpaces(start, end)
     let (valueLine, valueColumn) = (line, i - lineStart + 1)
     if i < end && bytes[i] == INIByte.doubleQuote {
       let (text, next) = try parseDoubleQuoted(i, end, lineEnd)
-      return (text, valueLine, valueColumn, next)
+      return (.string(text), valueLine, valueColumn, next)
     }
     if i < end && bytes[i] == INIByte.singleQuote {
       var close = i + 1
@@ -24,23 +31,41 @@ extension INIFileParser {
           .syntax, "expected \"'\" to close the value opened at column \(i - lineStart + 1)", at: end)
       }
       try expectLineEnd(after: close + 1, end)
-      return (string(i + 1, close), valueLine, valueColumn, lineEnd + 1)
+      return (.bytes(start: i + 1, end: close), valueLine, valueColumn, lineEnd + 1)
     }
     var (text, next) = parseUnquoted(i, end, lineEnd)
     // Nearly every value is one line: the array of lines is made only once a second one shows up.
     if let keyIndent, var continued = continuationLine(from: next, deeperThan: keyIndent) {
-      var lines = [text]
+      var lines = [self.string(text)]
       while true {
         lines += Array(repeating: "", count: continued.blankLinesBefore)
         let (more, after) = parseUnquoted(continued.start, continued.end, continued.lineEnd)
-        lines.append(more)
+        lines.append(self.string(more))
         next = after
         guard let following = continuationLine(from: next, deeperThan: keyIndent) else { break }
         continued = following
       }
-      text = lines.joined(separator: "\n")
+      text = .string(lines.joined(separator: "\n"))
     }
     return (text, valueLine, valueColumn, next)
+  }
+
+  /// The value's text as a `String`.
+  func string(_ text: ValueText) -> String {
+    switch text {
+    case .bytes(let start, let end): string(start, end)
+    case .string(let string): string
+    }
+  }
+
+  /// The value read at `line`:`column`: a slice of the file's bytes when it is written as it reads.
+  func settingValue(_ text: ValueText, line: Int, column: Int) -> SettingValue {
+    switch text {
+    case .bytes(let start, let end):
+      SettingValue(text: source, start: start, end: end, line: line, column: column)
+    case .string(let string):
+      SettingValue(.string(string), origin: .file(path: path, line: line, column: column))
+    }
   }
 
   /// The next line that continues a value by its indentation (deeper than `keyIndent`), skipping blank
@@ -81,7 +106,7 @@ extension INIFileParser {
   /// last non-blank character joins the next line (its leading whitespace dropped) when that line looks
   /// like the rest of the value; before a line that starts something else (a key, a section, a comment,
   /// a blank line, the end of the file), the `\` is kept as text, with a warning.
-  private mutating func parseUnquoted(_ start: Int, _ end: Int, _ lineEnd: Int) -> (String, Int) {
+  private mutating func parseUnquoted(_ start: Int, _ end: Int, _ lineEnd: Int) -> (ValueText, Int) {
     var segmentStart = start
     var end = end
     var lineEnd = lineEnd
@@ -118,10 +143,10 @@ extension INIFileParser {
                 + "(indent the next line to continue the value, or quote the value to silence this)",
               at: trimmed - 1)))
       }
-      guard var joined else { return (string(segmentStart, trimmed), lineEnd + 1) }
+      guard var joined else { return (.bytes(start: segmentStart, end: trimmed), lineEnd + 1) }
       joined.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<trimmed]))
       while let last = joined.last, INIByte.isSpace(last) { joined.removeLast() }
-      return (String(decoding: joined, as: UTF8.self), lineEnd + 1)
+      return (.string(String(decoding: joined, as: UTF8.self)), lineEnd + 1)
     }
   }
 

@@ -1,12 +1,45 @@
 /// Strings and numbers. Both work on byte ranges of the input and build a `String` or number once,
 /// never character by character.
 extension JSONParser {
+  /// Parses a string value starting at the opening quote at `pos`, leaving `pos` after the closing
+  /// quote: a slice of the file when it has no escapes and the file is at hand, so that no `String` is
+  /// made until the value is read.
+  mutating func parseStringValue(line: Int, column: Int) throws(StrataError) -> SettingValue {
+    pos += 1
+    let start = pos
+    if try scanToPlainStringEnd(line: line, column: column) {
+      pos += 1
+      if let source {
+        return SettingValue(text: source, start: start, end: pos - 1, line: line, column: column)
+      }
+      return SettingValue(.string(string(start, pos - 1)), origin: origin(line, column))
+    }
+    let text = try parseEscapedString(from: start, line: line, column: column)
+    return SettingValue(.string(text), origin: origin(line, column))
+  }
+
   /// Parses a string starting at the opening quote at `pos`, leaving `pos` after the closing quote.
   mutating func parseString() throws(StrataError) -> String {
     let startLine = line
     let startColumn = column
     pos += 1
     let start = pos
+    if try scanToPlainStringEnd(line: startLine, column: startColumn) {
+      pos += 1
+      return string(start, pos - 1)
+    }
+    return try parseEscapedString(from: start, line: startLine, column: startColumn)
+  }
+
+  private func string(_ start: Int, _ end: Int) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+  }
+
+  /// Moves `pos` (inside a string that starts at `line`:`column`) to its closing quote (`true`) or to
+  /// its first backslash (`false`), checking UTF-8 and control characters on the way.
+  private mutating func scanToPlainStringEnd(line startLine: Int, column startColumn: Int) throws(StrataError)
+    -> Bool
+  {
     let count = bytes.count
     while pos < count {
       // Eight bytes at a time up to the first byte that needs a look (a quote, a backslash, a control
@@ -21,14 +54,8 @@ extension JSONParser {
         pos += special.trailingZeroBitCount / 8
       }
       let byte = bytes[pos]
-      if byte == UInt8(ascii: "\"") {
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
-        pos += 1
-        return text
-      }
-      if byte == UInt8(ascii: "\\") {
-        return try parseEscapedString(from: start, line: startLine, column: startColumn)
-      }
+      if byte == UInt8(ascii: "\"") { return true }
+      if byte == UInt8(ascii: "\\") { return false }
       if byte < 0x20 { throw controlCharacterError(byte, line: startLine, column: startColumn) }
       pos = byte < 0x80 ? pos + 1 : try validatedSequenceEnd(at: pos)
     }

@@ -47,6 +47,8 @@ struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   let path: String
   let maxDepth: Int
+  /// The file, when string values may be kept as slices of its bytes (`nil`: each is a `String`).
+  var source: SourceText? = nil
   var pos = 0
   var line = 1
   /// The offset of the first byte of the current line; columns are counted from it.
@@ -87,8 +89,10 @@ struct JSONParser {
   private static func parse(
     _ bytes: [UInt8], path: String, maxDepth: Int, requireObject: Bool, spanRecorder: JSONSpanRecorder? = nil
   ) throws(StrataError) -> Result {
-    try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Result in
+    let source = SourceText(path: path, bytes: bytes)
+    return try source.bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Result in
       var parser = JSONParser(bytes: buffer, path: path, maxDepth: maxDepth)
+      parser.source = source
       parser.spanRecorder = spanRecorder
       let value = try parser.parseTop(requireObject: requireObject)
       // Tables report duplicates as they close, innermost first; readers expect file order.
@@ -209,7 +213,7 @@ struct JSONParser {
           continue
         }
       case UInt8(ascii: "\""):
-        value = SettingValue(.string(try parseString()), origin: origin(valueLine, valueColumn))
+        value = try parseStringValue(line: valueLine, column: valueColumn)
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         value = SettingValue(try parseNumber(), origin: origin(valueLine, valueColumn))
       case UInt8(ascii: "t"):

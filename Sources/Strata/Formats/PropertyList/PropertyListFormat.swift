@@ -37,7 +37,8 @@ public struct PropertyListFormat: ConfigFormat {
   /// - Throws: ``StrataError`` with the line and column of the problem (XML) or the byte offset in its
   ///   message (binary).
   public func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document {
-    try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Document in
+    let source = SourceText(path: path, bytes: bytes)
+    return try source.bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Document in
       let root: SettingValue
       let diagnostics: [Diagnostic]
       if buffer.starts(with: "bplist".utf8) {
@@ -50,7 +51,8 @@ public struct PropertyListFormat: ConfigFormat {
         (root, diagnostics) = try BinaryPropertyListParser.parse(
           buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues)
       } else {
-        (root, diagnostics) = try XMLPropertyListParser.parse(buffer, path: path, maxDepth: options.maxDepth)
+        (root, diagnostics) = try XMLPropertyListParser.parse(
+          buffer, path: path, maxDepth: options.maxDepth, source: source)
       }
       guard root.isTable else {
         var (line, column) = (0, 0)

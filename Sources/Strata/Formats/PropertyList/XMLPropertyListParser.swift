@@ -8,6 +8,8 @@ struct XMLPropertyListParser {
   let bytes: UnsafeBufferPointer<UInt8>
   let path: String
   private let maxDepth: Int
+  /// The file, which plain ASCII `<string>` values are kept as slices of (`nil`: each is a `String`).
+  private let source: SourceText?
   var index = 0
   var lines = LineCounter()
   /// Warnings found while parsing (duplicate keys).
@@ -35,18 +37,22 @@ struct XMLPropertyListParser {
 
   /// Parses a document's bytes. The parser, which holds a pointer into them, lives only inside this
   /// call (its initializer is private), so the pointer never outlives the buffer.
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) throws(StrataError)
-    -> (root: SettingValue, diagnostics: [Diagnostic])
+  /// - Parameter source: the file `bytes` points into, when values may be slices of it.
+  static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, source: SourceText? = nil
+  )
+    throws(StrataError) -> (root: SettingValue, diagnostics: [Diagnostic])
   {
-    var parser = XMLPropertyListParser(bytes: bytes, path: path, maxDepth: maxDepth)
+    var parser = XMLPropertyListParser(bytes: bytes, path: path, maxDepth: maxDepth, source: source)
     let root = try parser.parse()
     return (root, parser.diagnostics.all)
   }
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int) {
+  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, source: SourceText?) {
     self.bytes = bytes
     self.path = path
     self.maxDepth = maxDepth
+    self.source = source
   }
 
   /// Parses the whole input and returns the value inside `<plist>` (or the bare root element).
@@ -144,6 +150,21 @@ struct XMLPropertyListParser {
         if stack[top].element == .plist, !stack[top].items.isEmpty {
           throw error(.invalidPropertyList, "a second value in <plist>; it holds exactly one", at: start)
         }
+      }
+      if element == .string, !selfClosing, let source {
+        // Plain ASCII text is kept as a slice of the file: no `String` until it is read.
+        let content = try readText(of: element, start: start)
+        let (line, column) = lines.position(of: start, in: bytes)
+        let value: SettingValue
+        if case .span(let range) = content, isASCII(range) {
+          value = SettingValue(
+            text: source, start: range.lowerBound, end: range.upperBound, line: line, column: column)
+        } else {
+          value = SettingValue(
+            .string(try string(content)), origin: .file(path: path, line: line, column: column))
+        }
+        if stack.isEmpty { root = value } else { try deliver(value, to: &stack) }
+        continue
       }
       let origin = origin(at: start)
       let kind: SettingValue.Kind

@@ -247,6 +247,13 @@ extension XMLPropertyListParser {
     }
   }
 
+  /// Whether the bytes in `range` are all ASCII.
+  func isASCII(_ range: Range<Int>) -> Bool {
+    var high: UInt8 = 0
+    for byte in UnsafeBufferPointer(rebasing: bytes[range]) { high |= byte }
+    return high < 0x80
+  }
+
   /// Most configuration text is ASCII, which `String(decoding:)` takes as is; `String(validating:)`
   /// goes through generic code that showed up in profiles, so it is kept for the rest.
   private func validString(_ text: UnsafeBufferPointer<UInt8>) -> String? {
