@@ -10,23 +10,36 @@ import FoundationEssentials
 /// tree expands to — each use of a shared container counted with everything below it, as every reader
 /// of the tree walks it — is capped at `maxValues`, as libxml2 caps entity expansion: 238 bytes of
 /// dictionaries that share their values twenty levels deep would otherwise be a million keys.
+///
+/// Before the walk, one pass over the containers counts the references to each object (up to two).
+/// Only an object referenced more than once is kept among the finished objects and copied at each use;
+/// the rest, nearly every object of a file that shares nothing, is moved into its container. The pass
+/// counts every reference of every container whose extent is valid, reachable or not, so that each
+/// reference the walk follows was counted: an object counted once is built at most once.
 struct BinaryPropertyListParser {
-  private let bytes: UnsafeBufferPointer<UInt8>
+  /// The file's bytes and trailer, and the decoding of single objects.
+  private let reader: BinaryPropertyListReader
   private let path: String
   private let maxDepth: Int
   private let maxValues: Int
   private let origin: Origin
-  private var offsetSize = 0
-  private var referenceSize = 0
-  private var objectCount = 0
-  private var offsetTable = 0
-  /// Per object: `unseen`, `onPath` (an open container), or the index of its value in `finished`.
+  /// Per object: how often it is referenced (`unreferenced`, `once`, `shared`), `onPath` (an open
+  /// container), `consumed` (a container referenced once, built and moved), or the index of its value in
+  /// `finished` (an object referenced more than once, built).
   private var slots: [Int32] = []
   private var finished: [SettingValue] = []
   /// The number of values each finished object expands to (itself and everything below it).
   private var finishedSizes: [Int] = []
-  private static let unseen: Int32 = -1
-  private static let onPath: Int32 = -2
+  private static let unreferenced: Int32 = -1
+  private static let once: Int32 = -2
+  private static let shared: Int32 = -3
+  private static let onPath: Int32 = -4
+  private static let consumed: Int32 = -5
+  /// The keys of the open dicts, each dict's after its parent's (a frame holds where its own start), with
+  /// their ``KeyHash``es: one pair of arrays for the whole parse instead of one per dict.
+  private var openKeys: [String] = []
+  private var openKeyHashes: [UInt32] = []
+  private var keys = KeyInterner()
   /// Warnings found while parsing (duplicate keys).
   private(set) var diagnostics = CappedDiagnostics()
 
@@ -34,13 +47,22 @@ struct BinaryPropertyListParser {
   private struct Frame {
     var object: Int
     var isDict: Bool
+    /// Whether the container is referenced more than once (kept in `finished` when built).
+    var isShared: Bool
     var references: Int
     var count: Int
     var next = 0
     /// The values this container expands to so far: itself, and each child with everything below it.
     var expanded = 1
-    var keys: [String] = []
+    /// A dict's first key in `openKeys`.
+    var firstKey = 0
+    /// An array's values.
     var values: [SettingValue] = []
+    /// A dict's table, filled value by value.
+    var table = TableBuilder()
+    /// The positions (from `firstKey`) of a dict's repeated keys, reported when the dict is finished, as
+    /// they were when the table was built at the end.
+    var duplicates: [Int] = []
   }
 
   /// Parses a document's bytes. The parser, which holds a pointer into them, lives only inside this
@@ -48,66 +70,52 @@ struct BinaryPropertyListParser {
   static func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max
   ) throws(StrataError) -> (root: SettingValue, diagnostics: [Diagnostic]) {
-    var parser = BinaryPropertyListParser(bytes: bytes, path: path, maxDepth: maxDepth, maxValues: maxValues)
-    let root = try parser.parse()
+    let reader = try BinaryPropertyListReader(bytes, path: path)
+    var parser = BinaryPropertyListParser(
+      reader: reader, path: path, maxDepth: maxDepth, maxValues: maxValues)
+    let root = try parser.parse(top: reader.top)
     return (root, parser.diagnostics.all)
   }
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max) {
-    self.bytes = bytes
+  private init(reader: BinaryPropertyListReader, path: String, maxDepth: Int, maxValues: Int) {
+    self.reader = reader
     self.path = path
     self.maxDepth = maxDepth
     self.maxValues = maxValues
     self.origin = .file(path: path, line: 0, column: 0)
   }
 
-  /// Parses the whole input and returns the top object.
-  mutating func parse() throws(StrataError) -> SettingValue {
-    let trailer = bytes.count - 32
-    guard bytes.count >= 8 + 1 + 32 else {
-      throw invalid("file too short (\(bytes.count) bytes) for a binary plist")
-    }
-    offsetSize = Int(bytes[trailer + 6])
-    referenceSize = Int(bytes[trailer + 7])
-    guard (1...8).contains(offsetSize) else {
-      throw invalid("offset size \(offsetSize) in the trailer is not 1…8")
-    }
-    guard (1...8).contains(referenceSize) else {
-      throw invalid("object reference size \(referenceSize) in the trailer is not 1…8")
-    }
-    let count = readUInt(at: trailer + 8, size: 8)
-    let top = readUInt(at: trailer + 16, size: 8)
-    let table = readUInt(at: trailer + 24, size: 8)
-    guard table >= 9, table <= UInt64(trailer) else {
-      throw invalid("offset table offset \(table) is outside the object area 9…\(trailer)")
-    }
-    offsetTable = Int(table)
-    guard count >= 1, count <= UInt64((trailer - offsetTable) / offsetSize), count <= UInt64(Int32.max) else {
-      throw invalid("object count \(count) does not fit the offset table at offset \(offsetTable)")
-    }
-    objectCount = Int(count)
-    guard top < count else { throw invalid("top object \(top) is not below the object count \(count)") }
-
+  /// Parses the tree below the top object and returns it.
+  private mutating func parse(top: Int) throws(StrataError) -> SettingValue {
     // One slot per object, indexed directly (hashing showed up as the main cost): the count was checked
     // against the offset table above, so this is at most 4 bytes per byte of the table.
-    slots = [Int32](repeating: Self.unseen, count: objectCount)
-    finished.reserveCapacity(objectCount)
-    finishedSizes.reserveCapacity(objectCount)
+    let sharedCount = countReferences(top: top)
+    finished.reserveCapacity(sharedCount)
+    finishedSizes.reserveCapacity(sharedCount)
     var stack: [Frame] = []
     // The value in hand is not an Optional: moving and dropping an Optional<SettingValue> asks the
     // runtime for its case through a value witness. `size` says whether there is one.
     var value = Self.placeholder
-    var produced = try begin(Int(top), stack: &stack, into: &value)
+    var produced = try begin(top, stack: &stack, into: &value)
     while true {
       if let size = produced {
         guard !stack.isEmpty else { return value }
+        let last = stack.count - 1
         // `consume` moves the value into its container rather than copying it (a retain and a release).
-        stack[stack.count - 1].values.append(consume value)
+        if stack[last].isDict {
+          let position = stack[last].next - 1
+          let key = stack[last].firstKey + position
+          if stack[last].table.set(openKeys[key], consume value, hash: openKeyHashes[key]) != nil {
+            stack[last].duplicates.append(position)
+          }
+        } else {
+          stack[last].values.append(consume value)
+        }
         value = Self.placeholder
         // Keys count too: a reader walks one per value.
-        let added = size + (stack[stack.count - 1].isDict ? 1 : 0)
-        stack[stack.count - 1].expanded += min(added, maxValues)
-        if stack[stack.count - 1].expanded > maxValues {
+        let added = size + (stack[last].isDict ? 1 : 0)
+        stack[last].expanded += min(added, maxValues)
+        if stack[last].expanded > maxValues {
           throw StrataError(
             .tooManyValues,
             "the property list expands to more than \(maxValues) values (a container used in several places "
@@ -118,32 +126,75 @@ struct BinaryPropertyListParser {
       if stack[last].next < stack[last].count {
         // Read the fields one by one: copying the frame would retain its arrays on every reference.
         let slot = stack[last].isDict ? stack[last].count + stack[last].next : stack[last].next
-        let reference = try readReference(at: stack[last].references + slot * referenceSize)
+        let reference = try reader.readReference(at: stack[last].references + slot * reader.referenceSize)
         stack[last].next += 1
         produced = try begin(reference, stack: &stack, into: &value)
       } else {
         var frame = stack.removeLast()
         if frame.isDict {
-          var table = TableBuilder(capacity: frame.keys.count)
-          // Values are moved out from the end (`removeLast` takes an element without copying it, where
-          // iterating copies each, a retain and a release of its string and its origin's path).
-          frame.values.reverse()
-          for key in frame.keys {
-            if table.set(key, frame.values.removeLast(), hash: KeyHash.of(key)) != nil {
-              diagnostics.append(
-                Diagnostic(
-                  .warning,
-                  StrataError(.duplicateKey, "duplicate key \"\(key)\"; the last value wins", path: path)))
-            }
+          for position in frame.duplicates {
+            diagnostics.append(
+              Diagnostic(
+                .warning,
+                StrataError(
+                  .duplicateKey,
+                  "duplicate key \"\(openKeys[frame.firstKey + position])\"; the last value wins",
+                  path: path)))
           }
-          value = SettingValue(.table(table.build()), origin: origin)
+          openKeys.removeSubrange(frame.firstKey...)
+          openKeyHashes.removeSubrange(frame.firstKey...)
+          value = SettingValue(.table(frame.table.build()), origin: origin)
         } else {
           value = SettingValue(.array(frame.values), origin: origin)
         }
-        remember(value, as: frame.object, size: frame.expanded)
+        if frame.isShared {
+          remember(value, as: frame.object, size: frame.expanded)
+        } else {
+          slots[frame.object] = Self.consumed
+        }
         produced = frame.expanded
       }
     }
+  }
+
+  /// Sets each object's slot to how often the containers reference it (`unreferenced`, `once` or
+  /// `shared`; the top object counts one) and returns the number of objects referenced more than once.
+  ///
+  /// Every container whose extent is valid counts all of its references that name an object, whether the
+  /// walk reaches it or not: the walk follows only references of such containers, so each one it follows
+  /// was counted here. Invalid objects are skipped; the walk reports them if it reaches them.
+  private mutating func countReferences(top: Int) -> Int {
+    var counts = [Int32](repeating: Self.unreferenced, count: reader.objectCount)
+    var sharedCount = 0
+    func count(_ object: Int) {
+      switch counts[object] {
+      case Self.unreferenced: counts[object] = Self.once
+      case Self.once:
+        counts[object] = Self.shared
+        sharedCount += 1
+      default: break
+      }
+    }
+    count(top)
+    for object in 0..<reader.objectCount {
+      let position = reader.readUInt(
+        at: reader.offsetTable + object * reader.offsetSize, size: reader.offsetSize)
+      guard position >= 8, position < UInt64(reader.offsetTable) else { continue }
+      let marker = reader.bytes[Int(position)]
+      guard marker >> 4 == 0xA || marker >> 4 == 0xD else { continue }
+      let perElement = marker >> 4 == 0xD ? 2 : 1
+      guard
+        let (elements, start) = try? reader.countAndStart(
+          at: Int(position), elementSize: reader.referenceSize * perElement)
+      else { continue }
+      // `countAndStart` checked that the references lie before the offset table.
+      for index in 0..<(elements * perElement) {
+        let reference = reader.readUInt(at: start + index * reader.referenceSize, size: reader.referenceSize)
+        if reference < UInt64(reader.objectCount) { count(Int(reference)) }
+      }
+    }
+    slots = counts
+    return sharedCount
   }
 
   /// A value that holds nothing (no reference to count), for the value in hand between two values.
@@ -159,19 +210,27 @@ struct BinaryPropertyListParser {
       value = finished[Int(slot)]
       return finishedSizes[Int(slot)]
     }
-    let offset = try offset(of: object)
-    let marker = bytes[offset]
+    let offset = try reader.offset(of: object)
+    let marker = reader.bytes[offset]
     guard marker >> 4 == 0xA || marker >> 4 == 0xD else {
-      value = SettingValue(try scalar(at: offset), origin: origin)
-      // Strings and data: share one copy, unless a short string that lives inline (no allocation to share).
-      if marker >> 4 >= 4 && (marker & 0x0F == 0x0F || marker >> 4 == 0x4 || marker >> 4 == 0x6) {
+      value = SettingValue(try reader.scalar(at: offset), origin: origin)
+      // Strings and data referenced again: share one copy, unless a short string that lives inline (no
+      // allocation to share).
+      if slot == Self.shared && marker >> 4 >= 4
+        && (marker & 0x0F == 0x0F || marker >> 4 == 0x4 || marker >> 4 == 0x6)
+      {
         remember(value, as: object, size: 1)
       }
       return 1
     }
     let isDict = marker >> 4 == 0xD
     guard slot != Self.onPath else {
-      throw invalid("object \(object) at offset \(offset) contains itself (a reference cycle)")
+      throw reader.invalid("object \(object) at offset \(offset) contains itself (a reference cycle)")
+    }
+    guard slot != Self.consumed else {
+      // Cannot happen: each reference the walk follows was counted, and an object counted once is
+      // reached once. Kept as an error rather than building the object again.
+      throw reader.invalid("object \(object) at offset \(offset) is referenced more often than counted")
     }
     guard stack.count < maxDepth else {
       throw StrataError(
@@ -179,28 +238,58 @@ struct BinaryPropertyListParser {
         "binary plist: arrays and dicts nested deeper than \(maxDepth) levels at offset \(offset)",
         path: path)
     }
-    let (count, start) = try countAndStart(at: offset, elementSize: referenceSize * (isDict ? 2 : 1))
-    var frame = Frame(object: object, isDict: isDict, references: start, count: count)
-    frame.values.reserveCapacity(count)
+    let (count, start) = try reader.countAndStart(
+      at: offset, elementSize: reader.referenceSize * (isDict ? 2 : 1))
+    var frame = Frame(
+      object: object, isDict: isDict, isShared: slot == Self.shared, references: start, count: count)
     if isDict {
-      frame.keys.reserveCapacity(count)
+      frame.firstKey = openKeys.count
+      frame.table = TableBuilder(capacity: count)
+      openKeys.reserveCapacity(openKeys.count + count)
+      openKeyHashes.reserveCapacity(openKeys.count + count)
       for k in 0..<count {
-        let key = try readReference(at: start + k * referenceSize)
-        if slots[key] >= 0, case .string(let s) = finished[Int(slots[key])].kind {
-          frame.keys.append(s)
-          continue
-        }
-        let keyOffset = try self.offset(of: key)
-        guard (5...7).contains(bytes[keyOffset] >> 4), case .string(let s) = try scalar(at: keyOffset) else {
-          throw invalid("dict key at offset \(keyOffset) is not a string")
-        }
-        remember(SettingValue(.string(s), origin: origin), as: key, size: 1)
-        frame.keys.append(s)
+        try readKey(try reader.readReference(at: start + k * reader.referenceSize))
       }
+    } else {
+      frame.values.reserveCapacity(count)
     }
     slots[object] = Self.onPath
     stack.append(frame)
     return nil
+  }
+
+  /// Reads the string object `key` and appends it to `openKeys`, with its hash.
+  private mutating func readKey(_ key: Int) throws(StrataError) {
+    if slots[key] >= 0, case .string(let s) = finished[Int(slots[key])].kind {
+      openKeys.append(s)
+      openKeyHashes.append(KeyHash.of(s))
+      return
+    }
+    let offset = try reader.offset(of: key)
+    let marker = reader.bytes[offset]
+    guard (5...7).contains(marker >> 4) else {
+      throw reader.invalid("dict key at offset \(offset) is not a string")
+    }
+    let s: String
+    let hash: UInt32
+    if marker >> 4 == 0x5 {
+      // ASCII, the common case: hashed from its bytes (0 for a non-ASCII byte), and a repeated spelling
+      // made into a `String` once.
+      let (count, start) = try reader.countAndStart(at: offset, elementSize: 1)
+      let text = UnsafeBufferPointer(rebasing: reader.bytes[start..<(start + count)])
+      hash = KeyHash.of(text)
+      guard hash != 0 else { throw reader.invalid("ASCII string at offset \(offset) has non-ASCII bytes") }
+      s = keys.key(text, hash: hash)
+    } else {
+      guard case .string(let decoded) = try reader.scalar(at: offset) else {
+        throw reader.invalid("dict key at offset \(offset) is not a string")
+      }
+      s = decoded
+      hash = KeyHash.of(s)
+    }
+    if slots[key] == Self.shared { remember(SettingValue(.string(s), origin: origin), as: key, size: 1) }
+    openKeys.append(s)
+    openKeyHashes.append(hash)
   }
 
   /// Keeps a finished object so that later references to it share it.
@@ -208,156 +297,5 @@ struct BinaryPropertyListParser {
     slots[object] = Int32(finished.count)
     finished.append(value)
     finishedSizes.append(size)
-  }
-
-  /// Decodes a non-container object at `offset`.
-  private func scalar(at offset: Int) throws(StrataError) -> SettingValue.Kind {
-    let marker = bytes[offset]
-    let info = Int(marker & 0x0F)
-    switch marker >> 4 {
-    case 0x0:
-      switch marker {
-      case 0x08: return .bool(false)
-      case 0x09: return .bool(true)
-      case 0x00: throw invalid("null object at offset \(offset) is not supported")
-      default: throw invalid("unsupported object marker 0x\(hex(marker)) at offset \(offset)")
-      }
-    case 0x1:
-      return try integer(at: offset)
-    case 0x2:
-      guard info == 2 || info == 3 else { throw invalid("real of \(1 << info) bytes at offset \(offset)") }
-      try require(offset + 1, 1 << info, "real at offset \(offset)")
-      let bits = readUInt(at: offset + 1, size: 1 << info)
-      return .double(info == 2 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits))
-    case 0x3:
-      guard marker == 0x33 else {
-        throw invalid("unsupported object marker 0x\(hex(marker)) at offset \(offset)")
-      }
-      try require(offset + 1, 8, "date at offset \(offset)")
-      let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
-      guard seconds.isFinite else { throw invalid("date at offset \(offset) is not a finite number") }
-      return .date(Date(timeIntervalSinceReferenceDate: seconds))
-    case 0x4:
-      let (count, start) = try countAndStart(at: offset, elementSize: 1)
-      return .data(Data(UnsafeBufferPointer(rebasing: bytes[start..<(start + count)])))
-    case 0x5:
-      let (count, start) = try countAndStart(at: offset, elementSize: 1)
-      let text = UnsafeBufferPointer(rebasing: bytes[start..<(start + count)])
-      guard text.allSatisfy({ $0 < 0x80 }) else {
-        throw invalid("ASCII string at offset \(offset) has non-ASCII bytes")
-      }
-      return .string(String(decoding: text, as: UTF8.self))
-    case 0x6:
-      let (count, start) = try countAndStart(at: offset, elementSize: 2)
-      let units = (0..<count).lazy.map {
-        UInt16(self.bytes[start + 2 * $0]) << 8 | UInt16(self.bytes[start + 2 * $0 + 1])
-      }
-      guard let s = String(validating: units, as: UTF16.self) else {
-        throw invalid("UTF-16 string at offset \(offset) is not valid UTF-16")
-      }
-      return .string(s)
-    case 0x7:
-      let (count, start) = try countAndStart(at: offset, elementSize: 1)
-      guard
-        let s = String(
-          validating: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), as: UTF8.self)
-      else { throw invalid("UTF-8 string at offset \(offset) is not valid UTF-8") }
-      return .string(s)
-    case 0x8:
-      throw invalid("UID object at offset \(offset) is not supported (keyed archives are not configuration)")
-    case 0xC:
-      throw invalid("set object at offset \(offset) is not supported")
-    default:
-      throw invalid("unknown object marker 0x\(hex(marker)) at offset \(offset)")
-    }
-  }
-
-  /// Reads an integer object (1, 2, 4, 8 or 16 bytes, big-endian) at `offset`.
-  private func integer(at offset: Int) throws(StrataError) -> SettingValue.Kind {
-    let marker = bytes[offset]
-    let info = Int(marker & 0x0F)
-    guard info <= 4 else { throw invalid("integer of 2^\(info) bytes at offset \(offset)") }
-    let size = 1 << info
-    try require(offset + 1, size, "integer at offset \(offset)")
-    if size < 8 { return .integer(Int(readUInt(at: offset + 1, size: size))) }
-    if size == 8 { return .integer(Int(Int64(bitPattern: readUInt(at: offset + 1, size: 8)))) }
-    // 16-byte integers are signed 128-bit. Writers use them for unsigned 64-bit values above
-    // Int64.max (high half 0); a negative one has a high half of all ones.
-    let high = readUInt(at: offset + 1, size: 8)
-    let low = readUInt(at: offset + 9, size: 8)
-    if high == 0 {
-      return low > UInt64(Int.max) ? .unsignedInteger(UInt(low)) : .integer(Int(low))
-    }
-    guard high == UInt64.max, Int64(bitPattern: low) < 0 else {
-      throw invalid("16-byte integer at offset \(offset) is outside the range -2^63…2^64−1")
-    }
-    return .integer(Int(Int64(bitPattern: low)))
-  }
-
-  /// The element count in an object's marker (or the integer after it, for 0xF) and where its elements
-  /// start, checked so that `count * elementSize` bytes lie before the offset table.
-  private func countAndStart(at offset: Int, elementSize: Int) throws(StrataError) -> (Int, Int) {
-    var count = Int(bytes[offset] & 0x0F)
-    var start = offset + 1
-    if count == 0xF {
-      guard start < offsetTable, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3 else {
-        throw invalid("bad extended count after the marker at offset \(offset)")
-      }
-      let size = 1 << Int(bytes[start] & 0x0F)
-      try require(start + 1, size, "extended count at offset \(offset)")
-      let value = readUInt(at: start + 1, size: size)
-      start += 1 + size
-      guard value <= UInt64(offsetTable) else {
-        throw invalid("count \(value) at offset \(offset) exceeds the file")
-      }
-      count = Int(value)
-    }
-    guard count <= (offsetTable - start) / elementSize else {
-      throw invalid("object at offset \(offset) claims \(count) elements, more than the bytes that follow it")
-    }
-    return (count, start)
-  }
-
-  /// The offset of an object, from the offset table, checked to lie in the object area.
-  private func offset(of object: Int) throws(StrataError) -> Int {
-    guard object >= 0, object < objectCount else {
-      throw invalid("object reference \(object) is not below the object count \(objectCount)")
-    }
-    let value = readUInt(at: offsetTable + object * offsetSize, size: offsetSize)
-    guard value >= 8, value < UInt64(offsetTable) else {
-      throw invalid("object \(object) has offset \(value), outside the object area 8…\(offsetTable - 1)")
-    }
-    return Int(value)
-  }
-
-  private func readReference(at position: Int) throws(StrataError) -> Int {
-    try require(position, referenceSize, "object reference at offset \(position)")
-    let value = readUInt(at: position, size: referenceSize)
-    guard value < UInt64(objectCount) else {
-      throw invalid(
-        "object reference \(value) at offset \(position) is not below the object count \(objectCount)")
-    }
-    return Int(value)
-  }
-
-  /// Checks that `size` bytes from `start` lie before the offset table.
-  /// The description is built only on failure: this runs for every reference and scalar.
-  private func require(_ start: Int, _ size: Int, _ what: @autoclosure () -> String) throws(StrataError) {
-    guard start >= 0, size <= offsetTable - start else {
-      throw invalid("\(what()) runs past the object area")
-    }
-  }
-
-  /// A big-endian unsigned integer of `size` (1…8) bytes; the caller has checked the bounds.
-  private func readUInt(at position: Int, size: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for i in position..<(position + size) { value = value << 8 | UInt64(bytes[i]) }
-    return value
-  }
-
-  private func hex(_ byte: UInt8) -> String { String(byte, radix: 16, uppercase: true) }
-
-  private func invalid(_ message: String) -> StrataError {
-    StrataError(.invalidPropertyList, "binary plist: \(message)", path: path)
   }
 }
