@@ -133,4 +133,21 @@ import Testing
     #expect(root["c"]?.kind == .string("caf\u{E9}") && !isSlice(root["c"]))
     #expect(root["d"]?.kind == .string(""))
   }
+
+  @Test func binaryPlistASCIIStringsAreSlices() throws {
+    let tree = SettingValue(
+      .table(
+        SettingTable([
+          ("a", SettingValue(.string("a plain ASCII string of some length"), origin: .runtime)),
+          ("b", SettingValue(.string("caf\u{E9}"), origin: .runtime)),
+          ("c", SettingValue(.integer(7), origin: .runtime)),
+        ])), origin: .runtime)
+    let bytes = try PropertyListFormat().serializeBinary(tree)
+    let document = try PropertyListFormat().parse(bytes, path: "/etc/app/app.plist", options: ParseOptions())
+    let root = try #require(document.root.table)
+    #expect(document.root == tree)
+    #expect(isSlice(root["a"]) && !isSlice(root["b"]))
+    #expect(root["a"]?.origin == .file(path: "/etc/app/app.plist", line: 0, column: 0))
+    #expect(root["b"]?.origin == .file(path: "/etc/app/app.plist", line: 0, column: 0))
+  }
 }

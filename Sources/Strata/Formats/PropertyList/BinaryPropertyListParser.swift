@@ -23,6 +23,8 @@ struct BinaryPropertyListParser {
   private let maxDepth: Int
   private let maxValues: Int
   private let origin: Origin
+  /// The file, which ASCII strings are kept as slices of (`nil`: each is a `String`).
+  private var source: SourceText? = nil
   /// Per object: how often it is referenced (`unreferenced`, `once`, `shared`), `onPath` (an open
   /// container), `consumed` (a container referenced once, built and moved), or the index of its value in
   /// `finished` (an object referenced more than once, built).
@@ -67,12 +69,15 @@ struct BinaryPropertyListParser {
 
   /// Parses a document's bytes. The parser, which holds a pointer into them, lives only inside this
   /// call (its initializer is private), so the pointer never outlives the buffer.
+  /// - Parameter source: the file `bytes` points into, when ASCII strings may be slices of it.
   static func parse(
-    _ bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max
+    _ bytes: UnsafeBufferPointer<UInt8>, path: String, maxDepth: Int, maxValues: Int = .max,
+    source: SourceText? = nil
   ) throws(StrataError) -> (root: SettingValue, diagnostics: [Diagnostic]) {
     let reader = try BinaryPropertyListReader(bytes, path: path)
     var parser = BinaryPropertyListParser(
       reader: reader, path: path, maxDepth: maxDepth, maxValues: maxValues)
+    parser.source = source
     let root = try parser.parse(top: reader.top)
     return (root, parser.diagnostics.all)
   }
@@ -213,6 +218,16 @@ struct BinaryPropertyListParser {
     let offset = try reader.offset(of: object)
     let marker = reader.bytes[offset]
     guard marker >> 4 == 0xA || marker >> 4 == 0xD else {
+      if marker >> 4 == 0x5, let source {
+        // An ASCII string stays in the file until it is read (a copy of the slice is a retain).
+        let (count, start) = try reader.countAndStart(at: offset, elementSize: 1)
+        guard
+          BinaryPropertyListReader.isASCII(
+            UnsafeBufferPointer(rebasing: reader.bytes[start..<(start + count)]))
+        else { throw reader.invalid("ASCII string at offset \(offset) has non-ASCII bytes") }
+        value = SettingValue(text: source, start: start, end: start + count, line: 0, column: 0)
+        return 1
+      }
       value = SettingValue(try reader.scalar(at: offset), origin: origin)
       // Strings and data referenced again: share one copy, unless a short string that lives inline (no
       // allocation to share).

@@ -49,7 +49,7 @@ public struct PropertyListFormat: ConfigFormat {
             path: path)
         }
         (root, diagnostics) = try BinaryPropertyListParser.parse(
-          buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues)
+          buffer, path: path, maxDepth: options.maxDepth, maxValues: options.maxValues, source: source)
       } else {
         (root, diagnostics) = try XMLPropertyListParser.parse(
           buffer, path: path, maxDepth: options.maxDepth, source: source)
