@@ -8,7 +8,8 @@ struct INIFileParser {
   let bytes: UnsafeBufferPointer<UInt8>
   /// The file: its path, and its bytes, which values are slices of.
   let source: SourceText
-  var path: String { source.path }
+  /// The file's path (stored apart from `source`, so that passing it on costs no retain).
+  let path: String
   let session: INIParseSession
   /// The current line (1-based) and the offset where it starts; a column is `offset - lineStart + 1`.
   var line = 0
@@ -33,6 +34,7 @@ struct INIFileParser {
   private init(bytes: UnsafeBufferPointer<UInt8>, source: SourceText, session: INIParseSession) {
     self.bytes = bytes
     self.source = source
+    self.path = source.path
     self.session = session
     self.section = session.tree.root
   }
