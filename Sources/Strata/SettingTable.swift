@@ -22,10 +22,9 @@ public struct SettingTable: Sendable, Equatable, Sequence {
     set { indexBox = newValue.map(IndexBox.init) }
   }
 
-  /// A table's index, shared by copies of the table until one of them changes.
-  private final class IndexBox: @unchecked Sendable {
-    // Mutated only through a uniquely referenced box (see `index`), so never while shared.
-    var index: KeyIndex
+  /// A table's index, shared by copies of the table; a change makes a new box.
+  private final class IndexBox: Sendable {
+    let index: KeyIndex
     init(_ index: KeyIndex) { self.index = index }
   }
   static let linearLimit = 32
@@ -87,10 +86,12 @@ public struct SettingTable: Sendable, Equatable, Sequence {
         if let position = position(ofKey: key) {
           storage[position].value = newValue
         } else {
-          if indexBox != nil {
-            if !isKnownUniquelyReferenced(&indexBox!) { indexBox = IndexBox(indexBox!.index) }
-            indexBox!.index.insert(
-              key, hash: KeyHash.of(key), at: storage.count, earlier: storage.lazy.map(\.key))
+          if var index = indexBox?.index {
+            // The box is immutable (read without an exclusivity check); dropping it before the insert
+            // leaves the index's arrays unshared when no copy of the table holds them.
+            indexBox = nil
+            index.insert(key, hash: KeyHash.of(key), at: storage.count, earlier: storage.lazy.map(\.key))
+            indexBox = IndexBox(index)
           }
           storage.append(Entry(key: key, value: newValue))
           if indexBox == nil && storage.count > Self.linearLimit { buildIndex() }
