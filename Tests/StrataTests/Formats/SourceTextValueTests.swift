@@ -150,4 +150,17 @@ import Testing
     #expect(root["a"]?.origin == .file(path: "/etc/app/app.plist", line: 0, column: 0))
     #expect(root["b"]?.origin == .file(path: "/etc/app/app.plist", line: 0, column: 0))
   }
+
+  /// A member parsed again by a splice holds `String`s: a slice would keep that version of the file alive
+  /// beside the one the other members are slices of.
+  @Test func aSplicedMemberHoldsStrings() throws {
+    let bytes = Array("{\"a\": {\"b\": \"plain\"}}".utf8)
+    let member = try JSONFormat().parseMember(
+      bytes, at: 6, line: 1, lineStart: 0, depth: 1, path: "/etc/app/app.json", options: ParseOptions())
+    let value = try #require(member.value?.value(at: "b"))
+    #expect(value.kind == .string("plain") && !isSlice(value))
+    #expect(value.origin == .file(path: "/etc/app/app.json", line: 1, column: 13))
+    let full = try JSONFormat().parse(bytes, path: "/etc/app/app.json", options: ParseOptions())
+    #expect(isSlice(full.root.value(at: "a.b")))
+  }
 }
