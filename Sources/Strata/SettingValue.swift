@@ -30,7 +30,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
   }
 
   /// How a node is held: a content and an origin, or a string still in its file's bytes (see
-  /// Documentation/ParsingDesign.md, "The string in its file"): a parser that has validated the file
+  /// Documentation/ParsingDesign.md, "Fourth round: the string in its file"): a parser that has validated the file
   /// makes no `String` per value, and an origin that retains nothing beyond the file.
   enum Storage: Sendable {
     case node(Kind, Origin)
@@ -59,12 +59,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
         .file(path: text.path, line: Int(line), column: Int(column))
       }
     }
-    set {
-      switch storage {
-      case .node(let kind, _): storage = .node(kind, newValue)
-      case .text: storage = .node(kind, newValue)
-      }
-    }
+    set { storage = .node(kind, newValue) }
   }
 
   /// Creates a node.

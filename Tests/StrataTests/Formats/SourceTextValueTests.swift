@@ -163,4 +163,29 @@ import Testing
     let full = try JSONFormat().parse(bytes, path: "/etc/app/app.json", options: ParseOptions())
     #expect(isSlice(full.root.value(at: "a.b")))
   }
+
+  /// The slice path checks an ASCII string object's bytes as the `String` path did.
+  @Test func aBinaryPlistASCIIStringWithANonASCIIByteIsRefused() throws {
+    let tree = SettingValue(
+      .table(SettingTable([("a", SettingValue(.string("plain-ascii-text"), origin: .runtime))])),
+      origin: .runtime)
+    var bytes = try PropertyListFormat().serializeBinary(tree)
+    let text = Array("plain-ascii-text".utf8)
+    let at = try #require(
+      (0...(bytes.count - text.count)).first { Array(bytes[$0..<($0 + text.count)]) == text })
+    bytes[at + 5] = 0xE9
+    let error = parseError(bytes: bytes)
+    #expect(error?.code == .invalidPropertyList)
+    #expect(error?.message.contains("ASCII string at offset") == true)
+    #expect(error?.message.contains("non-ASCII bytes") == true)
+  }
+
+  private func parseError(bytes: [UInt8]) -> StrataError? {
+    do {
+      _ = try PropertyListFormat().parse(bytes, path: "/etc/app/app.plist", options: ParseOptions())
+      return nil
+    } catch {
+      return error
+    }
+  }
 }

@@ -222,7 +222,7 @@ struct BinaryPropertyListParser {
         // An ASCII string stays in the file until it is read (a copy of the slice is a retain).
         let (count, start) = try reader.countAndStart(at: offset, elementSize: 1)
         guard
-          BinaryPropertyListReader.isASCII(
+          ASCIIBytes.all(
             UnsafeBufferPointer(rebasing: reader.bytes[start..<(start + count)]))
         else { throw reader.invalid("ASCII string at offset \(offset) has non-ASCII bytes") }
         value = SettingValue(text: source, start: start, end: start + count, line: 0, column: 0)

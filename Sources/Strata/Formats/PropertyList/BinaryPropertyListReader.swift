@@ -90,7 +90,7 @@ struct BinaryPropertyListReader {
     case 0x5:
       let (count, start) = try countAndStart(at: offset, elementSize: 1)
       let text = UnsafeBufferPointer(rebasing: bytes[start..<(start + count)])
-      guard Self.isASCII(text) else {
+      guard ASCIIBytes.all(text) else {
         throw invalid("ASCII string at offset \(offset) has non-ASCII bytes")
       }
       return .string(String(decoding: text, as: UTF8.self))
@@ -215,23 +215,6 @@ struct BinaryPropertyListReader {
       for i in position..<(position + size) { value = value << 8 | UInt64(bytes[i]) }
       return value
     }
-  }
-
-  /// Whether every byte is below 0x80, eight at a time.
-  static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = text.baseAddress else { return true }
-    let raw = UnsafeRawPointer(base)
-    var seen: UInt64 = 0
-    var i = 0
-    while i + 8 <= text.count {
-      seen |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      i += 8
-    }
-    while i < text.count {
-      seen |= UInt64(base[i])
-      i += 1
-    }
-    return seen & 0x8080_8080_8080_8080 == 0
   }
 
   private func hex(_ byte: UInt8) -> String { String(byte, radix: 16, uppercase: true) }

@@ -156,7 +156,7 @@ struct XMLPropertyListParser {
         let content = try readText(of: element, start: start)
         let (line, column) = lines.position(of: start, in: bytes)
         let value: SettingValue
-        if case .span(let range) = content, isASCII(range) {
+        if case .span(let range) = content, ASCIIBytes.all(UnsafeBufferPointer(rebasing: bytes[range])) {
           value = SettingValue(
             text: source, start: range.lowerBound, end: range.upperBound, line: line, column: column)
         } else {

@@ -247,19 +247,10 @@ extension XMLPropertyListParser {
     }
   }
 
-  /// Whether the bytes in `range` are all ASCII.
-  func isASCII(_ range: Range<Int>) -> Bool {
-    var high: UInt8 = 0
-    for byte in UnsafeBufferPointer(rebasing: bytes[range]) { high |= byte }
-    return high < 0x80
-  }
-
   /// Most configuration text is ASCII, which `String(decoding:)` takes as is; `String(validating:)`
   /// goes through generic code that showed up in profiles, so it is kept for the rest.
   private func validString(_ text: UnsafeBufferPointer<UInt8>) -> String? {
-    var high: UInt8 = 0
-    for byte in text { high |= byte }
-    return high < 0x80 ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+    ASCIIBytes.all(text) ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
   }
 
   /// Runs a scalar converter over the content; it reports failures as (code, message, offset in content).
