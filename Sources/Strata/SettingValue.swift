@@ -119,12 +119,9 @@ public struct SettingValue: Sendable, CustomStringConvertible {
 
   /// The node at a path of table keys below this one, or `nil`.
   public func value(atComponents components: [String]) -> SettingValue? {
-    var node = self
-    for component in components {
-      guard let table = node.table, let next = table[component] else { return nil }
-      node = next
-    }
-    return node
+    guard !components.isEmpty else { return self }
+    guard case .node(.table(let table), _) = storage else { return nil }
+    return table.value(atComponents: components[...])
   }
 
   /// A short rendering of the content, for messages: strings are quoted, tables and arrays abbreviated.
@@ -155,5 +152,16 @@ extension SettingValue: Equatable {
     default:
       return lhs.kind == rhs.kind
     }
+  }
+}
+
+extension SettingTable {
+  /// The node at a path of keys below this table: each level's table is taken from its entry in place,
+  /// and only the last node is copied out (a store looks up every setting's key this way).
+  fileprivate func value(atComponents components: ArraySlice<String>) -> SettingValue? {
+    guard let first = components.first, let position = position(ofKey: first) else { return nil }
+    guard components.count > 1 else { return storage[position].value }
+    guard case .node(.table(let table), _) = storage[position].value.storage else { return nil }
+    return table.value(atComponents: components.dropFirst())
   }
 }

@@ -6,7 +6,8 @@ import SystemPackage
 /// Row 2: load throughput. Ours reads, parses and merges the file into a snapshot that records the
 /// origin (file:line:column) of every value (`LayerStack` over one `FileLayer`); Foundation reads and
 /// parses; swift-configuration's `FileProvider<JSONSnapshot>` reads, parses (with JSONSerialization)
-/// and flattens; Python's configparser parses a string already in memory, in its own process.
+/// and flattens; Python's configparser parses a string already in memory, in its own process. The
+/// loaders of one file run in turns (``secondsPerRunInTurns``), so their ratios compare like with like.
 func loadRows(_ options: Options) async throws -> [Row] {
   let directory = makeTemporaryDirectory("load")
   defer { removeTree(directory) }
@@ -30,16 +31,22 @@ func loadRows(_ options: Options) async throws -> [Row] {
     let files = try fixture.write(to: directory, name: name)
     let keys = fixture.sections * fixture.keysPerSection
 
-    func ours(_ path: String) async -> Double {
+    /// A load by ours (read, parse, merge into a snapshot), checked once.
+    func oursLoad(_ path: String) -> () async throws -> Void {
       let stack = LayerStack(layers: [FileLayer(scope: .user, files: [path])])
       let check = stack.load()
       precondition(check.diagnostics.isEmpty && check.keys.count == keys, "ours: \(path) did not load")
-      return await secondsPerRun(minimumRuns: minimumRuns, budget: budget) { blackHole(stack.load()) }
+      return { blackHole(stack.load()) }
     }
-    func oursParseOnly(_ path: String) async throws -> Double {
-      try await secondsPerRun(minimumRuns: minimumRuns, budget: budget / 2) {
-        blackHole(try Formats.load(path: path))
-      }
+    /// Ours, parse only (read and parse with origins, no merge).
+    func oursParse(_ path: String) -> () async throws -> Void {
+      { blackHole(try Formats.load(path: path)) }
+    }
+    /// Ours, our parse alone and the others' loads, in turns (see ``secondsPerRunInTurns``): the ratios
+    /// compare runs made in the same stretches of the host.
+    func inTurns(_ bodies: [() async throws -> Void]) async throws -> [Double] {
+      try await secondsPerRunInTurns(
+        minimumRounds: minimumRuns, budget: budget * Double(bodies.count) * 0.75, bodies)
     }
     func megabytesPerSecond(_ path: String, _ seconds: Double) -> Double {
       Double(fileSize(path)) / 1e6 / seconds
@@ -48,22 +55,20 @@ func loadRows(_ options: Options) async throws -> [Row] {
 
     // JSON
     printError("load: JSON \(fixture.label)")
-    let oursJSON = megabytesPerSecond(files.json, await ours(files.json))
-    let oursJSONParse = megabytesPerSecond(files.json, try await oursParseOnly(files.json))
-    let foundationJSON = megabytesPerSecond(
-      files.json,
-      try await secondsPerRun(minimumRuns: minimumRuns, budget: budget) {
-        guard let data = FileManager.default.contents(atPath: files.json) else { fatalError("unreadable") }
-        blackHole(try JSONSerialization.jsonObject(with: data))
-      })
     let provider = try await FileProvider<JSONSnapshot>(filePath: FilePath(files.json))
     precondition(
       ConfigReader(provider: provider).int(forKey: "section1.option1") != nil, "FileProvider failed")
-    let swiftConfigurationJSON = megabytesPerSecond(
-      files.json,
-      try await secondsPerRun(minimumRuns: minimumRuns, budget: budget) {
-        blackHole(try await FileProvider<JSONSnapshot>(filePath: FilePath(files.json)))
-      })
+    let json = try await inTurns([
+      oursLoad(files.json), oursParse(files.json),
+      {
+        guard let data = FileManager.default.contents(atPath: files.json) else { fatalError("unreadable") }
+        blackHole(try JSONSerialization.jsonObject(with: data))
+      },
+      { blackHole(try await FileProvider<JSONSnapshot>(filePath: FilePath(files.json))) },
+    ]).map { megabytesPerSecond(files.json, $0) }
+    let (oursJSON, oursJSONParse, foundationJSON, swiftConfigurationJSON) = (
+      json[0], json[1], json[2], json[3]
+    )
     let jsonName = "2. load JSON \(sizeLabel(files.json)), \(fixture.label), MB/s"
     rows.append(
       Row(
@@ -80,14 +85,14 @@ func loadRows(_ options: Options) async throws -> [Row] {
     // Property lists, XML and binary
     for (path, kind, minimum) in [(files.xmlPlist, "XML", 150.0), (files.binaryPlist, "binary", 200.0)] {
       printError("load: \(kind) plist \(fixture.label)")
-      let oursPlist = megabytesPerSecond(path, await ours(path))
-      let oursPlistParse = megabytesPerSecond(path, try await oursParseOnly(path))
-      let foundationPlist = megabytesPerSecond(
-        path,
-        try await secondsPerRun(minimumRuns: minimumRuns, budget: budget) {
+      let plist = try await inTurns([
+        oursLoad(path), oursParse(path),
+        {
           guard let data = FileManager.default.contents(atPath: path) else { fatalError("unreadable") }
           blackHole(try PropertyListSerialization.propertyList(from: data, options: [], format: nil))
-        })
+        },
+      ]).map { megabytesPerSecond(path, $0) }
+      let (oursPlist, oursPlistParse, foundationPlist) = (plist[0], plist[1], plist[2])
       rows.append(
         Row(
           name: "2. load plist \(kind) \(sizeLabel(path)), \(fixture.label), MB/s",
@@ -99,8 +104,10 @@ func loadRows(_ options: Options) async throws -> [Row] {
 
     // INI
     printError("load: INI \(fixture.label)")
-    let oursINI = megabytesPerSecond(files.ini, await ours(files.ini))
-    let oursINIParse = megabytesPerSecond(files.ini, try await oursParseOnly(files.ini))
+    let ini = try await inTurns([oursLoad(files.ini), oursParse(files.ini)]).map {
+      megabytesPerSecond(files.ini, $0)
+    }
+    let (oursINI, oursINIParse) = (ini[0], ini[1])
     let python = PythonINI.medianSeconds(path: files.ini, runs: options.quick ? 3 : 7, directory: directory)
     if let python, python.keys != keys {
       printError("configparser found \(python.keys) keys, expected \(keys)")

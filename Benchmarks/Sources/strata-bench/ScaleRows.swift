@@ -9,11 +9,11 @@ enum Scale {
   /// One size's results, as the child prints them on one line.
   struct Result {
     var settings: Int
-    /// Load the layers and bind every group, in ms.
-    var startMilliseconds: Double
-    /// Net heap growth (malloc counter) over start, bytes.
+    /// Load the layers and bind every group, in ms: one figure per child process.
+    var startsMilliseconds: [Double]
+    /// Net heap growth (malloc counter) over start, bytes: the largest of the children's.
     var heapBytes: Int
-    /// RSS growth (/proc/self/statm) over start, bytes.
+    /// RSS growth (/proc/self/statm) over start, bytes: the median of the children's.
     var residentBytes: Int
     /// rename() → the changed setting's stream, per edit, ms.
     var reloadMilliseconds: [Double]
@@ -56,13 +56,26 @@ enum Scale {
       let path = "\(directory)/scale-\(settings).json"
       writeFile(path, json(settings: settings))
       let edits = options.quick ? 3 : 5
-      let child = spawnAndWait(
-        "/proc/self/exe", ["--scale-child", String(settings), path, String(edits)], captureOutput: true)
-      guard child.status == 0, let result = parse(child.output, settings: settings) else {
-        printError("scale child for \(settings) settings failed (status \(child.status)): \(child.output)")
-        continue
+      // A cold start happens once per process: several children give a median, not one draw from a
+      // noisy host.
+      let children = options.quick ? 1 : settings >= 100_000 ? 3 : 5
+      var found: [Result] = []
+      for _ in 0..<children {
+        let child = spawnAndWait(
+          "/proc/self/exe", ["--scale-child", String(settings), path, String(edits)], captureOutput: true)
+        guard child.status == 0, let result = parse(child.output, settings: settings) else {
+          printError("scale child for \(settings) settings failed (status \(child.status)): \(child.output)")
+          break
+        }
+        found.append(result)
       }
-      results.append(result)
+      guard found.count == children else { continue }
+      results.append(
+        Result(
+          settings: settings, startsMilliseconds: found.flatMap(\.startsMilliseconds),
+          heapBytes: found.map(\.heapBytes).max() ?? 0,
+          residentBytes: Int(median(found.map { Double($0.residentBytes) })),
+          reloadMilliseconds: found.flatMap(\.reloadMilliseconds), fired: found.flatMap(\.fired)))
     }
     return results
   }
@@ -75,7 +88,7 @@ enum Scale {
     let reloads = fields[3].split(separator: ",").compactMap { Double($0) }
     let fired = fields[4].split(separator: ",").compactMap { Int($0) }
     return Result(
-      settings: settings, startMilliseconds: start, heapBytes: heap, residentBytes: rss,
+      settings: settings, startsMilliseconds: [start], heapBytes: heap, residentBytes: rss,
       reloadMilliseconds: reloads, fired: fired)
   }
 
@@ -176,15 +189,18 @@ func scaleRows(_ options: Options) -> (rows: [Row], growth: String) {
     let reload = result.reloadMilliseconds.isEmpty ? Double.infinity : median(result.reloadMilliseconds)
     let memory = perSetting(result)
     let exactlyOne = !result.fired.isEmpty && result.fired.allSatisfy { $0 == 1 }
+    let starts = result.startsMilliseconds
+    let start = median(starts)
     rows += [
       Row(
-        name: "4. scale \(label): cold start (load + bind), ms", ours: format(result.startMilliseconds),
+        name: "4. scale \(label): cold start (load + bind), median of \(starts.count) processes, ms",
+        ours: "\(format(start)) (\(format(starts.min() ?? 0))–\(format(starts.max() ?? 0)))",
         theirs: "—", ratio: "—", target: "≤ \(format(startTarget, decimals: 0)) ms",
-        met: yesNo(result.startMilliseconds <= startTarget)),
+        met: yesNo(start <= startTarget)),
       Row(
         name:
           "4. scale \(size / 1_000)k: 1-key reload, rename() → its stream (median of "
-          + "\(result.reloadMilliseconds.count)), ms",
+          + "\(result.reloadMilliseconds.count) in \(starts.count) processes), ms",
         ours: format(reload, decimals: 2), theirs: "—", ratio: "—",
         target: "≤ \(format(reloadTarget, decimals: 0)) ms", met: yesNo(reload <= reloadTarget)),
       Row(
@@ -199,14 +215,14 @@ func scaleRows(_ options: Options) -> (rows: [Row], growth: String) {
   }
   let growth = markdownTable(
     headers: [
-      "settings", "groups", "cold start ms", "1-key reload ms (median)", "streams fired per edit",
-      "heap B/setting", "RSS B/setting",
+      "settings", "groups", "cold start ms (median)", "1-key reload ms (median)", "streams fired per edit",
+      "heap B/setting (largest)", "RSS B/setting (median)",
     ],
     rows: results.map { result in
       let memory = perSetting(result)
       return [
         format(Double(result.settings), decimals: 0), format(Double(result.settings / 100), decimals: 0),
-        format(result.startMilliseconds), format(median(result.reloadMilliseconds), decimals: 2),
+        format(median(result.startsMilliseconds)), format(median(result.reloadMilliseconds), decimals: 2),
         result.fired.map(String.init).joined(separator: ", "), format(memory.heap, decimals: 0),
         format(memory.resident, decimals: 0),
       ]

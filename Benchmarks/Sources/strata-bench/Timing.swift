@@ -72,6 +72,29 @@ func secondsPerRun(
   return median(samples)
 }
 
+/// Times several slow operations in turns (one run of each per round, in order), so that every one of
+/// them sees the same stretches of a noisy host: one warm-up run each, then rounds until at least
+/// `minimumRounds` are done and `budget` is spent (at most `maximumRounds`). Returns the median seconds
+/// per run of each, in the order given.
+func secondsPerRunInTurns(
+  minimumRounds: Int, maximumRounds: Int = 200, budget: Duration, _ bodies: [() async throws -> Void]
+) async throws -> [Double] {
+  let clock = ContinuousClock()
+  for body in bodies { try await body() }  // warm-up
+  var samples = Array(repeating: [Double](), count: bodies.count)
+  let start = clock.now
+  var rounds = 0
+  while rounds < maximumRounds && (rounds < minimumRounds || clock.now - start < budget) {
+    for (index, body) in bodies.enumerated() {
+      let before = clock.now
+      try await body()
+      samples[index].append((clock.now - before).seconds)
+    }
+    rounds += 1
+  }
+  return samples.map(median)
+}
+
 /// Aggregate operations per second of `threads` threads running `body(chunk)` (which performs `chunk`
 /// operations) over and over for about `duration`: the threads start together once all exist, stop at
 /// a shared flag, and the rate is every thread's operations divided by the wall time from the start

@@ -62,7 +62,9 @@ notes += [
   "Load: ours = read + parse + merge into a snapshot with a file:line:column origin for every value "
     + "(LayerStack over a FileLayer); in brackets, `Formats.load` alone (read + parse with origins, no merge); Foundation = read + parse; swift-configuration = FileProvider init "
     + "(read + JSONSerialization + flatten); configparser = parse of a string in memory, timed inside "
-    + "python3 with perf_counter (separate process). Medians; MB = 10^6 bytes of that file.",
+    + "python3 with perf_counter (separate process). Ours, our parse alone, Foundation and swift-configuration "
+    + "run in turns (one run of each per round, ≥ 5 rounds and ≈ 0.75 s per loader), so their ratios "
+    + "compare runs made in the same stretches of the host; medians; MB = 10^6 bytes of that file.",
   "Reload: ours watches with inotify (`store.run()`); latency is rename() → the value received by a task "
     + "iterating the stream. swift-configuration polls (`ReloadingFileProvider`, pollInterval 1 s here, "
     + "15 s by default); edits are spaced by a pseudo-random 0–1 s pause so they do not lock step with "
@@ -71,7 +73,9 @@ notes += [
     + "whether a watched key changed by looking it up as `.string` in the old and new snapshots; for a "
     + "JSON number both lookups fail with a type mismatch, so the change is never delivered to value "
     + "watchers, although the provider reloaded (a plain read sees the new value).",
-  "Scale: one 100-setting group class, one instance per section (SettingsGroup(store:section:)). Memory = growth over cold start of "
+  "Scale: one 100-setting group class, one instance per section (SettingsGroup(store:section:)). Each "
+    + "size runs in 5 fresh processes (3 at 100,000): cold start is their median (range in brackets), "
+    + "reloads are pooled, heap is the largest. Memory = growth over cold start of "
     + "live heap bytes (malloc counter) and of RSS (/proc/self/statm), divided by the settings; RSS also holds one-time page-ins of code and runtime metadata, which dominate at 1,000 settings.",
   "Latency (rows 6): the same rename() of a small JSON file timed to three readers in turn, each after "
     + "a first edit showed its watch was set: `inotifywait -m -e moved_to` printing the event (the floor: "

@@ -218,7 +218,8 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
 
   var key: String { currentKey() }
   var propertyName: String { state.withLock { $0.propertyName } }
-  var aliases: [String] { state.withLock { $0.aliases } }
+  /// The old keys in full; a setting that declares none (almost every one) answers without the lock.
+  var aliases: [String] { declaredAliases.isEmpty ? [] : state.withLock { $0.aliases } }
   var isRequired: Bool { defaultValue == nil }
   var isMissing: Bool { isRequired && readIfPresent() == nil }
   var store: SettingsStore? { state.withLock { _ in cache.boundStore } }

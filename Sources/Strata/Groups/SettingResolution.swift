@@ -5,7 +5,7 @@ extension SettingBox {
   /// The value, origin and problems for a snapshot: the effective value if it converts and validates,
   /// else the next lower layer's, else the default (none for a required setting: an error).
   func resolve(in snapshot: Snapshot, key: String) -> Resolution {
-    let (store, aliases) = state.withLock { (cache.boundStore, $0.aliases) }
+    let aliases = self.aliases
     var resolution = Resolution(value: defaultValue, origin: .codeDefault, diagnostics: [])
     var candidates: [SettingValue] = []
     if !aliases.isEmpty, aliases.contains(where: { snapshot.value(forKey: $0) != nil }) {
