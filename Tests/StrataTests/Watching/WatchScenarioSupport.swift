@@ -12,7 +12,7 @@ final class WatchedSettings: SettingsGroup, @unchecked Sendable {
 
 /// The next element of a stream, or `nil` after `seconds` (a deadline, not a sleep: it returns as soon
 /// as the element arrives).
-func next<T: Sendable>(_ stream: AsyncStream<T>, within seconds: Double = 5) async -> T? {
+func next<T: Sendable>(_ stream: AsyncStream<T>, within seconds: Double = 30) async -> T? {
   await withTaskGroup(of: T?.self) { group in
     group.addTask {
       var iterator = stream.makeAsyncIterator()
@@ -30,7 +30,7 @@ func next<T: Sendable>(_ stream: AsyncStream<T>, within seconds: Double = 5) asy
 
 /// Waits (with a deadline) until the stream delivers `expected`, skipping intermediate values.
 func eventually<T: Sendable & Equatable>(
-  _ stream: AsyncStream<T>, equals expected: T, within seconds: Double = 5
+  _ stream: AsyncStream<T>, equals expected: T, within seconds: Double = 30
 )
   async -> Bool
 {
@@ -40,7 +40,7 @@ func eventually<T: Sendable & Equatable>(
 /// The first element of a stream that `match` maps to a value, mapped, or `nil` after `seconds` (a
 /// deadline, not a sleep).
 func first<T: Sendable, U: Sendable>(
-  _ stream: AsyncStream<T>, within seconds: Double = 5, _ match: @escaping @Sendable (T) -> U?
+  _ stream: AsyncStream<T>, within seconds: Double = 30, _ match: @escaping @Sendable (T) -> U?
 ) async -> U? {
   await withTaskGroup(of: U?.self) { group in
     group.addTask {
