@@ -55,23 +55,6 @@ func nanosecondsPerOperation(
   return median(samples)
 }
 
-/// Times a slow operation (a whole file load): one warm-up run, then at least `minimumRuns` runs and
-/// until `budget` is spent (at most `maximumRuns`). Returns the median seconds per run.
-func secondsPerRun(
-  minimumRuns: Int, maximumRuns: Int = 200, budget: Duration, _ body: () async throws -> Void
-) async rethrows -> Double {
-  let clock = ContinuousClock()
-  try await body()  // warm-up
-  var samples: [Double] = []
-  let start = clock.now
-  while samples.count < maximumRuns && (samples.count < minimumRuns || clock.now - start < budget) {
-    let before = clock.now
-    try await body()
-    samples.append((clock.now - before).seconds)
-  }
-  return median(samples)
-}
-
 /// Times several slow operations in turns (one run of each per round, in order), so that every one of
 /// them sees the same stretches of a noisy host: one warm-up run each, then rounds until at least
 /// `minimumRounds` are done and `budget` is spent (at most `maximumRounds`). Returns the median seconds
