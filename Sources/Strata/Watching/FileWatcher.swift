@@ -28,7 +28,9 @@ public struct WatchBatch: Sendable {
 /// which would catch half-written files); one that disappears is reported only if it is still missing
 /// after the grace period (vim's save has a moment with no file). A queue overflow re-arms everything
 /// and reports every target. When a watch cannot be set (`ENOSPC`, `EMFILE`), the path is polled by a
-/// stat signature, and a ``WatcherFallback`` says which sysctl to raise; the watcher never fails.
+/// stat signature, and a ``WatcherFallback`` says which sysctl to raise; the watcher never fails. A
+/// polled change is reported once a second check (up to 100 ms later) finds the same signature, so that
+/// a file caught between a writer's truncation and its write is not read half-written.
 ///
 /// All watchers of a process share one inotify instance and one dedicated thread (the inotify hub),
 /// which sleeps in `poll()` on the inotify descriptor and a wake pipe with the nearest deadline (grace

@@ -13,6 +13,10 @@ final class WatcherCore: @unchecked Sendable {
     var missingDeadlines: [String: UInt64] = [:]
     /// Polled targets with their last signature.
     var polled: [String: [StatSignature?]] = [:]
+    /// Polled targets whose signature changed at the last check, with the new signature: reported only
+    /// when the next check (a settle interval later) finds it again, so that a file caught between a
+    /// writer's truncation and its write (`O_TRUNC` then `write`) is never loaded half-written.
+    var settling: [String: [StatSignature?]] = [:]
     var nextPoll: UInt64?
     /// Directories whose watch could not be set at the last try, with why: retried at every re-arm and
     /// every poll, so that a watch comes back as soon as it can be set.
@@ -28,6 +32,8 @@ final class WatcherCore: @unchecked Sendable {
   let clock: @Sendable () -> UInt64
   let grace: UInt64
   let pollInterval: UInt64
+  /// How long after a polled change the signature is checked again before the change is reported.
+  var settleInterval: UInt64 { min(pollInterval, 100_000_000) }
   let pollsOnly: Bool
   let hub: InotifyHub
   /// Whether the hub is this watcher's alone (tests), to be shut down with it.
@@ -203,6 +209,7 @@ final class WatcherCore: @unchecked Sendable {
   }
 
   private func schedulePoll(_ state: inout State) {
+    state.settling = state.settling.filter { state.polled[$0.key] != nil }
     if state.polled.isEmpty {
       state.nextPoll = nil
     } else if state.nextPoll == nil {
@@ -313,12 +320,18 @@ final class WatcherCore: @unchecked Sendable {
     if let nextPoll = state.nextPoll, nextPoll <= now {
       for (target, signature) in state.polled {
         let current = StatSignature.of(target)
-        if current != signature {
+        if current == signature {
+          state.settling[target] = nil
+        } else if state.settling[target] == current {
+          // The same change at two checks in a row: the writer is done with it.
+          state.settling[target] = nil
           state.polled[target] = current
           changed.insert(target)
+        } else {
+          state.settling[target] = current
         }
       }
-      state.nextPoll = now + pollInterval
+      state.nextPoll = now + (state.settling.isEmpty ? pollInterval : settleInterval)
       // Watches that could not be set are tried again: polling ends as soon as one can be.
       if usesInotify && !state.unwatched.isEmpty {
         for target in rearm(&state) { consider(target, &state, changed: &changed) }

@@ -114,12 +114,54 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
       try write("a = 22\n", to: file)
       watcher.pump()  // before the poll interval: nothing
       clock.advance(.seconds(1))
+      watcher.pump()  // the change is seen, and checked again a settle interval later
+      #expect(watcher.core.state.withLock { $0.settling.keys.sorted() } == [file])
+      clock.advance(.milliseconds(100))
       watcher.pump()
       var batches: [WatchBatch] = []
       watcher.stop()
       for await batch in watcher.changes { batches.append(batch) }
       #expect(batches.flatMap(\.fallbacks).map(\.path) == [dir])
       #expect(batches.reduce(into: Set<String>()) { $0.formUnion($1.paths) } == [file])
+    }
+  }
+
+  /// A polled file caught between a writer's truncation and its write (`O_TRUNC`, then `write`: what
+  /// `String.write(atomically: false)`, `>` in a shell and many tools do) is not reported empty: a change
+  /// is reported once two checks in a row find the same signature.
+  @Test func aPolledFileIsReportedOnlyOnceItsWriterIsDone() async throws {
+    try await withTemporaryDirectory { dir in
+      let clock = ManualClock()
+      let watcher = watcher(clock, system: FailingInotify(failing: [dir], code: ENOSPC))
+      let file = dir + "/a.ini"
+      try write("a = 1\n", to: file)
+      watcher.setTargets([file])
+      func settling() -> [String] { watcher.core.state.withLock { $0.settling.keys.sorted() } }
+      func nextPoll() -> UInt64? { watcher.core.state.withLock { $0.nextPoll } }
+      // The writer has truncated the file and not written yet when the poll comes.
+      let fd = open(file, O_WRONLY | O_TRUNC)
+      #expect(fd >= 0)
+      defer { close(fd) }
+      clock.advance(.seconds(1))
+      watcher.pump()
+      #expect(settling() == [file])
+      #expect(nextPoll() == clock.now() + 100_000_000)
+      // It writes before the second check: a new signature (a new size: timestamps may be as coarse as
+      // the kernel's tick), checked again.
+      let text = Array("a = 22\n".utf8)
+      #expect(Glibc.write(fd, text, text.count) == text.count)
+      clock.advance(.milliseconds(100))
+      watcher.pump()
+      #expect(settling() == [file])
+      // Unchanged at the next check: reported once, and polling goes back to its interval.
+      clock.advance(.milliseconds(100))
+      watcher.pump()
+      #expect(settling().isEmpty)
+      #expect(nextPoll() == clock.now() + 1_000_000_000)
+      watcher.stop()
+      var batches: [Set<String>] = []
+      for await batch in watcher.changes where !batch.paths.isEmpty { batches.append(batch.paths) }
+      #expect(batches == [[file]])
     }
   }
 
@@ -144,7 +186,8 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
       }
       #expect(fallback == dir)
       let stream = settings.$value.changes
-      try write("[app]\nvalue = polled\n", to: file)
+      // Replaced whole, as an editor saves: a truncate-then-write has its own test, with a manual clock.
+      try replaceFile(file, with: "[app]\nvalue = polled\n")
       #expect(await next(stream, within: 60) == "polled")
     }
   }
