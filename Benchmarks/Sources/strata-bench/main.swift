@@ -51,7 +51,9 @@ if let growth {
 notes += [
   "ns/read: median over repetitions of a calibrated loop (≈100 ms each) after a warm-up; reads summed into "
     + "a checksum passed to an opaque function. Threads: aggregate reads/s = all threads' reads / wall time, "
-    + "threads started together; on 2 cores, 8 threads time-share.",
+    + "threads started together; on 2 cores, 8 threads time-share. 2 threads vs 1: both rates from that "
+    + "harness, run in turns (1 and 2 threads of ours, then of a multiply-add loop that touches no memory, "
+    + "the machine's own ceiling), medians of 9 rounds.",
   "swift-configuration reads use `reader.int(forKey: \"server.port\")`, the documented form (the key literal "
     + "is parsed on each call).",
   "Allocations: every malloc/calloc/realloc/aligned allocation of the process, counted by the MallocCounter "
