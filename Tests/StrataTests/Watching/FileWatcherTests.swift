@@ -102,20 +102,31 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
     }
   }
 
+  /// A watcher whose watch on `dir` fails with `ENOSPC`, so that it polls `dir/a.ini` (written first).
+  func pollingWatcher(_ clock: ManualClock, in dir: String) throws -> (FileWatcher, file: String) {
+    let watcher = watcher(clock, system: FailingInotify(failing: [dir], code: ENOSPC))
+    let file = dir + "/a.ini"
+    try write("a = 1\n", to: file)
+    watcher.setTargets([file])
+    return (watcher, file)
+  }
+
+  /// The polled targets whose change waits for its second check.
+  func settling(_ watcher: FileWatcher) -> [String] {
+    watcher.core.state.withLock { $0.settling.keys.sorted() }
+  }
+
   @Test func watchLimitFallsBackToPollingAndStillReports() async throws {
     try await withTemporaryDirectory { dir in
       let clock = ManualClock()
-      let watcher = watcher(clock, system: FailingInotify(failing: [dir], code: ENOSPC))
-      let file = dir + "/a.ini"
-      try write("a = 1\n", to: file)
-      watcher.setTargets([file])
+      let (watcher, file) = try pollingWatcher(clock, in: dir)
       #expect(watcher.fallbacks.first?.path == dir)
       #expect(watcher.fallbacks.first?.message.contains("fs.inotify.max_user_watches") == true)
       try write("a = 22\n", to: file)
       watcher.pump()  // before the poll interval: nothing
       clock.advance(.seconds(1))
       watcher.pump()  // the change is seen, and checked again a settle interval later
-      #expect(watcher.core.state.withLock { $0.settling.keys.sorted() } == [file])
+      #expect(settling(watcher) == [file])
       clock.advance(.milliseconds(100))
       watcher.pump()
       var batches: [WatchBatch] = []
@@ -132,11 +143,7 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
   @Test func aPolledFileIsReportedOnlyOnceItsWriterIsDone() async throws {
     try await withTemporaryDirectory { dir in
       let clock = ManualClock()
-      let watcher = watcher(clock, system: FailingInotify(failing: [dir], code: ENOSPC))
-      let file = dir + "/a.ini"
-      try write("a = 1\n", to: file)
-      watcher.setTargets([file])
-      func settling() -> [String] { watcher.core.state.withLock { $0.settling.keys.sorted() } }
+      let (watcher, file) = try pollingWatcher(clock, in: dir)
       func nextPoll() -> UInt64? { watcher.core.state.withLock { $0.nextPoll } }
       // The writer has truncated the file and not written yet when the poll comes.
       let fd = open(file, O_WRONLY | O_TRUNC)
@@ -144,7 +151,7 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
       defer { close(fd) }
       clock.advance(.seconds(1))
       watcher.pump()
-      #expect(settling() == [file])
+      #expect(settling(watcher) == [file])
       #expect(nextPoll() == clock.now() + 100_000_000)
       // It writes before the second check: a new signature (a new size: timestamps may be as coarse as
       // the kernel's tick), checked again.
@@ -152,11 +159,11 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
       #expect(Glibc.write(fd, text, text.count) == text.count)
       clock.advance(.milliseconds(100))
       watcher.pump()
-      #expect(settling() == [file])
+      #expect(settling(watcher) == [file])
       // Unchanged at the next check: reported once, and polling goes back to its interval.
       clock.advance(.milliseconds(100))
       watcher.pump()
-      #expect(settling().isEmpty)
+      #expect(settling(watcher).isEmpty)
       #expect(nextPoll() == clock.now() + 1_000_000_000)
       watcher.stop()
       var batches: [Set<String>] = []
