@@ -64,7 +64,7 @@ extension LayerConformance {
       return [
         Failure(
           .change,
-          "no reload within \(timeout) of the change: the layer's changes(_:) stream did not signal "
+          "no reload within \(timeout) of the change: the layer's follow(_:signal:) did not signal "
             + "(or the layer offers none)")
       ]
     }
@@ -116,7 +116,7 @@ extension LayerConformance {
       }
     }
     // A layer that waits is reloaded on its signal only; others are read again now.
-    if !layer.loadsAsynchronously { store.reload() }
+    if !layer.loadsAsynchronously { await store.reload() }
     let failed = await Deadline(timeout).wait { events.value.filter(\.isFailure).count > failedBefore }
     if !failed {
       failures.append(

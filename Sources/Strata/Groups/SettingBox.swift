@@ -19,8 +19,10 @@ protocol AnySettingBox: AnyObject, Sendable {
   /// The default, as a tree (nil when it cannot be encoded, or is nil).
   var defaultSettingValue: SettingValue? { get }
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
-  /// typed value changed. Returns the problems found resolving it.
-  func apply(_ snapshot: Snapshot) -> [Diagnostic]
+  /// typed value changed. Returns what it found, or `nil` when the setting has seen this generation or
+  /// a newer one (then it changes nothing). Called by the store's pipeline only, one generation at a
+  /// time, so streams and observers hear values in generation order.
+  func apply(_ snapshot: Snapshot) -> SettingApplication?
   /// The current value as text (redacted for secrets) and its origin.
   func currentText() -> (text: String, origin: Origin)
   /// The key given in the declaration (`@Setting(key: "max_connections")`), if any.
@@ -44,6 +46,15 @@ protocol AnySettingBox: AnyObject, Sendable {
   func bind(store: SettingsStore, key: String, aliases: [String], propertyName: String)
   /// Ends every stream.
   func finish()
+}
+
+/// What applying a snapshot to a setting found.
+struct SettingApplication {
+  /// The problems found resolving the setting's value.
+  var diagnostics: [Diagnostic]
+  /// Whether the setting kept its running value whatever the layers now say: a rejected edit, or a
+  /// restart-required setting fixed at its first value.
+  var keptRunningValue = false
 }
 
 /// The state of one declared setting: its declaration, its binding to a store and key, the value cached
@@ -410,14 +421,17 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   @_specialize(where Value == String)
   @_specialize(where Value == Bool)
   @_specialize(where Value == Double)
-  func apply(_ snapshot: Snapshot) -> [Diagnostic] {
+  func apply(_ snapshot: Snapshot) -> SettingApplication? {
     let key = self.key
     let resolved = resolve(in: snapshot, key: key)
     let restartRequired = traits.contains(.restartRequired)
     let isSecret = traits.contains(.secret)
-    let (listeners, observe, notices) = state.withLock {
-      state -> ([AsyncStream<Value>.Continuation], (@Sendable () -> Void)?, [Notice]) in
-      guard state.appliedGeneration < snapshot.generation else { return ([], nil, []) }
+    let outcome = state.withLock {
+      state -> (
+        listeners: [AsyncStream<Value>.Continuation], observe: (@Sendable () -> Void)?, notices: [Notice],
+        kept: Bool
+      )? in
+      guard state.appliedGeneration < snapshot.generation else { return nil }
       defer { publishCache(state) }
       state.appliedGeneration = snapshot.generation
       var notices: [Notice] = []
@@ -431,7 +445,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
         state.rejection = rejection
         state.isHoldingLastGood = true
         if state.generation < snapshot.generation { state.generation = snapshot.generation }
-        return ([], nil, notices)
+        return ([], nil, notices, true)
       }
       if resolved.rejectedTop == nil, let cleared = state.rejection {
         notices.append(.recovered(cleared))
@@ -444,12 +458,12 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       let encoded: SettingValue? = listens ? resolved.value.flatMap { try? encode($0) } : nil
       if state.isRunningValueFixed {
         let running: SettingValue? = state.value.flatMap { try? encode($0) }
-        guard !(running == encoded) else { return ([], nil, notices + [.noLongerPending]) }
+        guard !(running == encoded) else { return ([], nil, notices + [.noLongerPending], true) }
         let shown = { (value: SettingValue?) in isSecret ? redactedText : value.map(ValueText.plain) ?? "nil"
         }
         let pending = PendingRestart(
           key: key, runningValue: shown(running), newValue: shown(encoded), origin: resolved.origin)
-        return ([], nil, notices + [.pendingRestart(pending)])
+        return ([], nil, notices + [.pendingRestart(pending)], true)
       }
       if state.generation < snapshot.generation {
         state.generation = snapshot.generation
@@ -461,14 +475,15 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       state.hasRunningValue = true
       guard listens else {
         state.delivered = nil
-        return ([], nil, notices)
+        return ([], nil, notices, false)
       }
       let first = state.delivered == nil
       let changed = !first && !(state.delivered == encoded)
       state.delivered = encoded ?? Self.deliveredNothing
-      guard changed else { return ([], nil, notices) }
-      return (Array(state.continuations.values), state.observe, notices)
+      guard changed else { return ([], nil, notices, false) }
+      return (Array(state.continuations.values), state.observe, notices, false)
     }
+    guard let (listeners, observe, notices, kept) = outcome else { return nil }
     observe?()
     if let value = resolved.value {
       for continuation in listeners { continuation.yield(value) }
@@ -481,7 +496,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
       case .recovered(let error): store?.emit(.recovered(error))
       }
     }
-    return resolved.diagnostics
+    return SettingApplication(diagnostics: resolved.diagnostics, keptRunningValue: kept)
   }
 
   /// The values of lower layers that the running one hides, nearest first, each rejected one with why

@@ -89,7 +89,9 @@ public struct FileLayer: Layer {
   }
 
   /// Signals from the store's inotify watcher: the files, the drop-in directory and included files.
-  public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { watch.fileChanges() }
+  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
+    await watch.followFiles(signal: signal)
+  }
 
   /// The drop-in paths of `directory` to load, in order.
   private func dropIns(in directory: String, into contents: inout LayerContents, options: ParseOptions)

@@ -34,7 +34,9 @@ public struct KeyPerFileLayer: Layer {
   }
 
   /// Signals from the store's inotify watcher: the directory and its files (the `..data` swap of a volume).
-  public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { watch.fileChanges() }
+  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
+    await watch.followFiles(signal: signal)
+  }
 
   /// Reads every file of the directory; a missing directory is an absent layer.
   public func load(_ context: LoadContext) -> LayerContents {

@@ -3,9 +3,10 @@
 ///
 /// A layer turns what it reads into documents. Loading never throws: a file that cannot be read or
 /// parsed becomes an error diagnostic, and the rest of the stack still loads. A file that does not exist
-/// is simply absent. A layer may also tell the store that its contents changed (``changes(_:)``): a
-/// file layer's signals come from the inotify watcher, a remote source pushes its own; the store's
-/// ``SettingsStore/run(reloadOnHangup:notifying:onReady:)`` listens to every layer the same way.
+/// is simply absent. A layer may also tell the store that its contents changed (``follow(_:signal:)``):
+/// a file layer's signals come from the store's file watcher, a remote source pushes its own; the
+/// store's ``SettingsStore/run(reloadOnHangup:notifying:onReady:)`` runs every layer's `follow` as a
+/// child task and hears every layer the same way.
 public protocol Layer: Sendable {
   /// Where the layer sits in the stack.
   var scope: Scope { get }
@@ -26,11 +27,19 @@ public protocol Layer: Sendable {
   /// Loads the layer's documents, waiting as long as the layer must; it returns promptly when the task
   /// is cancelled. Default: ``load(_:)``.
   func fetch(_ context: LoadContext) async -> LayerContents
-  /// Signals that the layer's contents may have changed, for as long as the stream is consumed; `nil`
-  /// (the default) for a layer that never changes by itself (code defaults, the environment).
-  /// - Parameter watch: the paths of the layer's last contents, as they change, for layers that watch
-  ///   files.
-  func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>?
+  /// Follows the layer's source until the task is cancelled, calling `signal` each time the layer's
+  /// contents may have changed; returns promptly once cancelled. The store runs it as a child task of
+  /// its run loop, so every task the layer needs (a connection, a retry timer) belongs inside it.
+  ///
+  /// `signal` only says "load me again": it never reads, parses or publishes, and it never blocks, so it
+  /// may be called from any thread (a watcher's, a network client's). Signals that come while the store
+  /// is loading are coalesced into one load. The default returns at once: the layer never changes by
+  /// itself (code defaults, the environment).
+  /// - Parameters:
+  ///   - watch: the paths of the layer's last contents, as they change, for layers that watch files
+  ///     (``LayerWatch/followFiles(signal:)``).
+  ///   - signal: the store's; call it with ``LayerChange/changed`` or ``LayerChange/fallback(_:)``.
+  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async
 }
 
 extension Layer {
@@ -40,8 +49,8 @@ extension Layer {
   public var loadsAsynchronously: Bool { false }
   /// ``load(_:)``.
   public func fetch(_ context: LoadContext) async -> LayerContents { load(context) }
-  /// `nil`: the layer never changes by itself.
-  public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { nil }
+  /// Returns at once: the layer never changes by itself.
+  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {}
 }
 
 /// What a layer is given when it loads.

@@ -14,6 +14,13 @@ public final class LayerWatch: Sendable {
   private struct State {
     var paths: [String]
     var observers: [@Sendable ([String]) -> Void] = []
+    /// Where the watcher's signals go, while ``followFiles(signal:)`` runs.
+    var signal: (@Sendable (LayerChange) -> Void)?
+    /// Signals that came before ``followFiles(signal:)`` attached (told to it when it does).
+    var missed: [LayerChange] = []
+    /// Ends ``followFiles(signal:)`` when the watcher stops.
+    var end: AsyncStream<Void>.Continuation?
+    var stopped = false
   }
 
   private let state: Locked<State>
@@ -33,12 +40,49 @@ public final class LayerWatch: Sendable {
     self.files = files
   }
 
-  /// ``LayerChange/changed`` whenever one of ``paths`` may have changed (an editor's save, a drop-in
-  /// added, a Kubernetes volume swapped), from the store's inotify watcher; the watched paths follow
-  /// ``paths``. A watch that falls back to polling comes as ``LayerChange/fallback(_:)``. `nil` when
-  /// the store runs no watcher.
-  public func fileChanges() -> AsyncStream<LayerChange>? {
-    files?.subscribe(self)
+  /// Calls `signal` with ``LayerChange/changed`` whenever one of ``paths`` may have changed (an
+  /// editor's save, a drop-in added, a Kubernetes volume swapped), until the task is cancelled or the
+  /// store's watcher stops; the watched paths follow ``paths``. A watch that falls back to polling comes
+  /// as ``LayerChange/fallback(_:)``. Returns at once when the store runs no watcher. What a file layer's
+  /// ``Layer/follow(_:signal:)`` does; `signal` is called on the watcher's thread.
+  ///
+  /// The paths are watched from the moment the store's run loop made the watch, before this is called:
+  /// a change seen in between is signalled as soon as this attaches.
+  public func followFiles(signal: @escaping @Sendable (LayerChange) -> Void) async {
+    guard files != nil else { return }
+    let (ended, end) = AsyncStream<Void>.makeStream()
+    let missed = state.withLock { state -> [LayerChange]? in
+      guard !state.stopped else { return nil }
+      defer { state.missed = [] }
+      state.signal = signal
+      state.end = end
+      return state.missed
+    }
+    guard let missed else { return }
+    for change in missed { signal(change) }
+    for await _ in ended {}  // until cancelled, or the watcher stops
+    state.withLock { state in
+      state.signal = nil
+      state.end = nil
+    }
+  }
+
+  /// A signal of the store's watcher (on its thread): to ``followFiles(signal:)``, or kept for it.
+  func deliver(_ change: LayerChange) {
+    let signal = state.withLock { state -> (@Sendable (LayerChange) -> Void)? in
+      if state.signal == nil && !state.missed.contains(change) { state.missed.append(change) }
+      return state.signal
+    }
+    signal?(change)
+  }
+
+  /// The store's watcher stopped: ``followFiles(signal:)`` returns.
+  func finish() {
+    let end = state.withLock { state in
+      state.stopped = true
+      return state.end
+    }
+    end?.finish()
   }
 
   /// The paths of the layer's last contents.
@@ -63,11 +107,3 @@ public final class LayerWatch: Sendable {
     for observer in observers { observer(paths) }
   }
 }
-
-/// A layer whose signals are exactly its watch's file signals (``LayerWatch/fileChanges()``): the
-/// store takes them from the watcher directly and loads the layer again on the watcher's thread,
-/// instead of hearing them through the layer's stream and two tasks (no task hop instead of three).
-protocol SignalsFromFiles: Layer {}
-
-extension FileLayer: SignalsFromFiles {}
-extension KeyPerFileLayer: SignalsFromFiles {}

@@ -1,26 +1,54 @@
-/// Loading the stack into a new snapshot, published in one step.
+/// Loading the stack into a new snapshot, published in one step, through the store's pipeline.
 extension SettingsStore {
-  /// Rebuilds the snapshot. The layers at the indices in `reloading` (all, for `nil`) are read again;
-  /// the others keep their last contents, except layers that read the layers below (the environment),
-  /// which load again whenever something changed (their known keys may have grown). Loading happens outside the state lock; the new snapshot is
-  /// published in one step, then settings are told, outside every lock.
-  /// - Parameters:
-  ///   - fetched: contents already fetched for some of those layers (asynchronous ones).
-  ///   - reportsDiagnostics: whether subscribers hear of new problems now (settings being declared
-  ///     leave that to the run loop's start: a walk of every key per group would cost too much).
+  /// Runs `work` through the pipeline and returns once it is done (at once, from the pipeline's own
+  /// work: an observer that writes).
+  func runPipeline(_ work: PipelineWork) {
+    pipeline.run(work) { perform($0) }
+  }
+
+  /// Runs `work` through the pipeline; suspends, never blocks, while another caller's batch runs.
+  func runPipeline(_ work: PipelineWork) async {
+    await pipeline.run(work) { perform($0) }
+  }
+
+  /// Rebuilds the snapshot (see ``PipelineWork/Reload``) and waits for it to be published and
+  /// announced.
   func rebuild(reloading: Set<Int>?, fetched: [Int: LayerContents] = [:], reportsDiagnostics: Bool = true) {
-    let loaded = rebuildLock.withLock { count in
-      count += 1
-      return load(reloading: reloading, fetched: fetched)
-    }
-    guard let (previous, published, changes) = loaded else { return }
-    publish(published, changes: changes)
-    announce(changes, from: previous, to: published)
-    if reportsDiagnostics { reportNewDiagnostics() }
+    runPipeline(.reload(reloading, fetched: fetched, reportsDiagnostics: reportsDiagnostics))
+  }
+
+  /// One batch of the pipeline, on the drainer's thread: new settings settle, then the layers that
+  /// signalled load again into generation N, which is published to the settings and announced, all
+  /// before the next batch starts; then the batch's other events.
+  private func perform(_ work: PipelineWork) {
+    if !work.settle.isEmpty { settle(work.settle) }
+    if let reload = work.reload { rebuild(reload) }
+    for event in work.events { emit(event) }
+    if work.reportsStanding { reportNewDiagnostics() }
+  }
+
+  /// Loads the layers of `reload` again (the others keep their last contents, except layers that read
+  /// the layers below, such as the environment, which load again whenever something changed: their
+  /// known keys may have grown); a new snapshot is published in one step, then settings are told, then
+  /// subscribers.
+  private func rebuild(_ reload: PipelineWork.Reload) {
+    guard let (previous, published, changes) = load(reloading: reload.layers, fetched: reload.fetched)
+    else { return }
+    let kept = publish(published, changes: changes)
+    announce(changes, from: previous, to: published, keptKeys: kept)
+    if reload.reportsDiagnostics { reportNewDiagnostics() }
+    if let systemd = state.withLock({ $0.notifier }) { systemd.status(systemdStatus) }
+  }
+
+  /// The line `systemctl status` shows: the generation, and files that keep their last good contents.
+  var systemdStatus: String {
+    let failed = Set(snapshot.diagnostics.filter { $0.severity == .error }.compactMap(\.error.path)).count
+    return "configuration generation \(generation)"
+      + (failed == 0 ? "" : "; \(failed) file\(failed == 1 ? "" : "s") failed to load, last good kept")
   }
 
   /// Loads the stack and publishes the new snapshot, if it differs from the current one; returns both
-  /// and what changed. Called with `rebuildLock` held, so the current snapshot cannot change meanwhile.
+  /// and what changed. Runs in the pipeline, so the current snapshot cannot change meanwhile.
   private func load(
     reloading: Set<Int>?, fetched: [Int: LayerContents]
   ) -> (previous: Snapshot, published: Snapshot, changes: Snapshot.Changes)? {

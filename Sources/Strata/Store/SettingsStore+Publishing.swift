@@ -1,36 +1,53 @@
 /// Publishing a new snapshot: the settings it changes, and the events it means.
 extension SettingsStore {
-  /// Tells the settings whose keys (or old keys) the change touched about a new snapshot (outside all
-  /// locks; a setting ignores a snapshot older than one it has seen). The others are not visited: the
-  /// change log tells them on their next read that their cached value still holds.
-  func publish(_ snapshot: Snapshot, changes: Snapshot.Changes) {
+  /// Tells the settings whose keys (or old keys) the change touched about a new snapshot (in the
+  /// pipeline, outside all locks). The others are not visited: the change log tells them on their next
+  /// read that their cached value still holds.
+  /// - Returns: the keys (and old keys) of settings that kept their running value although the layers
+  ///   changed under them (a rejected edit, a pending restart): no `reloaded` event names them.
+  func publish(_ snapshot: Snapshot, changes: Snapshot.Changes) -> [String] {
     changeLog.record(generation: snapshot.generation, affected: changes.everything ? nil : changes.affected)
     let boxes = state.withLock { state in
       changes.everything ? state.registry.allBoxes : state.registry.boxes(reading: changes.affected)
     }
     var diagnostics: [String: [Diagnostic]] = [:]
+    var kept: [String] = []
     for box in boxes {
-      let found = box.apply(snapshot)
-      diagnostics[box.key, default: []] += found
+      guard let applied = box.apply(snapshot) else { continue }
+      diagnostics[box.key, default: []] += applied.diagnostics
+      if applied.keptRunningValue { kept += [box.key] + box.aliases }
     }
     state.withLock { state in
       for (key, found) in diagnostics { state.settingDiagnostics[key] = found.isEmpty ? nil : found }
     }
+    return kept
   }
 
-  /// Emits `reloaded` (when any leaf value changed) and `failed` (for each new error) events.
-  func announce(_ changes: Snapshot.Changes, from previous: Snapshot, to current: Snapshot) {
+  /// Emits `reloaded` (when any running value changed: leaf keys under a setting in `keptKeys` kept
+  /// theirs, and a rejected edit is told by its `failed` event alone) and `failed` and `recovered`
+  /// events for the files' errors.
+  func announce(
+    _ changes: Snapshot.Changes, from previous: Snapshot, to current: Snapshot, keptKeys: [String] = []
+  ) {
+    func isKept(_ key: String) -> Bool {
+      keptKeys.contains {
+        key == $0 || (key.hasPrefix($0) && key.utf8.dropFirst($0.utf8.count).first == UInt8(ascii: "."))
+      }
+    }
     var files: [String] = []
     func note(_ path: String?) {
       if let path, !files.contains(path) { files.append(path) }
     }
-    for key in changes.changedValues {
+    let changedValues =
+      keptKeys.isEmpty ? changes.changedValues : changes.changedValues.filter { !isKept($0) }
+    let removed = keptKeys.isEmpty ? changes.removed : changes.removed.filter { !isKept($0) }
+    for key in changedValues {
       let origin = current.entry(forKey: key)?.origin
       note(origin?.path ?? origin?.description)
       note(previous.entry(forKey: key)?.origin.path)
     }
-    for key in changes.removed { note(previous.entry(forKey: key)?.origin.path) }
-    let changed = changes.changedValues + changes.removed
+    for key in removed { note(previous.entry(forKey: key)?.origin.path) }
+    let changed = changedValues + removed
     if !changed.isEmpty && previous.generation > 0 {
       emit(.reloaded(generation: current.generation, changedKeys: changed, files: files))
     }

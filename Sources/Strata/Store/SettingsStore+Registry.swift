@@ -1,25 +1,32 @@
 /// The registry of declared settings: the boxes of every group bound to the store.
 extension SettingsStore {
-  /// Registers settings; their keys become known (to the environment layer, to schema checks).
+  /// Registers settings; their keys become known (to the environment layer, to schema checks). They
+  /// are given the current snapshot through the pipeline, after any generation being published now.
   func register(_ boxes: [any AnySettingBox]) {
     let (addedKeys, addedSecret) = state.withLock { $0.registry.add(boxes) }
+    // New keys may give meaning to environment variables that were unknown until now; new secrets must
+    // be redacted by the published snapshot.
+    let reloads = addedSecret || (!addedKeys.isEmpty && stack.layers.contains(where: \.readsLowerLayers))
+    runPipeline(
+      PipelineWork(
+        reload: reloads ? PipelineWork.Reload(layers: [], reportsDiagnostics: false) : nil, settle: boxes))
+  }
+
+  /// Gives newly registered settings the current snapshot (in the pipeline).
+  func settle(_ boxes: [any AnySettingBox]) {
     let snapshot = self.snapshot
     var diagnostics: [String: [Diagnostic]] = [:]
     for box in boxes {
-      let found = box.apply(snapshot)
-      if !found.isEmpty { diagnostics[box.key] = found }
+      if let applied = box.apply(snapshot), !applied.diagnostics.isEmpty {
+        diagnostics[box.key] = applied.diagnostics
+      }
     }
     let hasSubscribers = state.withLock { state in
       for (key, found) in diagnostics { state.settingDiagnostics[key] = found }
-      return !state.eventContinuations.isEmpty
+      return !state.eventContinuations.isEmpty || !state.eventObservers.isEmpty
     }
     // The new settings' own problems are told now; keys they leave unknown, when the run loop starts.
     if hasSubscribers { report(diagnostics.keys.sorted().flatMap { diagnostics[$0] ?? [] }) }
-    // New keys may give meaning to environment variables that were unknown until now; new secrets must
-    // be redacted by the published snapshot.
-    if addedSecret || (!addedKeys.isEmpty && stack.layers.contains(where: \.readsLowerLayers)) {
-      rebuild(reloading: [], reportsDiagnostics: false)
-    }
   }
 
   /// Forgets settings (a group was released or re-bound).

@@ -4,17 +4,20 @@ extension SettingsStore {
   /// Listens to every layer's signals and reloads what changed, until the task is cancelled (shaped
   /// like a swift-service-lifecycle `Service`).
   ///
-  /// File layers hear from one inotify watcher for the whole store, and load again on the watcher's
-  /// thread as soon as an edit is seen (settings' streams and observers hear of it from there); a layer
-  /// that pushes its own signals (a remote source) is listened to by this task, and one that must wait
-  /// to load is fetched when the loop starts and after each of its signals. A file whose content is
-  /// unchanged (a `touch`, an identical rewrite, the echo of the store's own write) changes nothing.
-  /// Watcher fallbacks are reported as ``StoreEvent/watcherFallback(path:message:)`` events.
+  /// Every layer's ``Layer/follow(_:signal:)`` runs as a child of this task (file layers hear from one
+  /// watcher for the whole store); a signal only notes that the layer may have changed, and this task
+  /// reads what signalled (fetching layers that must wait), coalescing signals that come meanwhile, and
+  /// publishes and announces each generation through the store's one pipeline, in order. The watcher's
+  /// thread never reads a file or runs user code. A file whose content is unchanged (a `touch`, an
+  /// identical rewrite, the echo of the store's own write) changes nothing. Watcher fallbacks are
+  /// reported as ``StoreEvent/watcherFallback(path:message:)`` events. Cancelling the task ends every
+  /// layer's `follow`.
   /// - Parameters:
   ///   - reloadOnHangup: also read everything again on `SIGHUP` (installs a process-wide handler; see
   ///     ``catchHangupSignals()`` to catch one that comes during start-up).
   ///   - systemd: tells systemd `READY=1` once every layer listens, `RELOADING=1` and `READY=1`
-  ///     around each reload request, and the generation as `STATUS=` (for `Type=notify-reload` units).
+  ///     around each reload request, and the generation as `STATUS=` after each new generation (for
+  ///     `Type=notify-reload` units); a notification never holds up a reload.
   ///   - onReady: called once every layer listens: changes from then on are seen.
   public func run(
     reloadOnHangup: Bool = false, notifying systemd: SystemdNotifier? = nil,
@@ -43,97 +46,71 @@ extension SettingsStore {
   }
 
   /// The run loop, with a given watcher (tests drive one with `pump()`).
+  ///
+  /// Each layer's ``Layer/follow(_:signal:)`` runs as a child task; its signals (from any thread, the
+  /// watcher's included) are only noted and coalesced in ``SourceSignals``, and this task takes them,
+  /// awaits what asynchronous layers fetch, and runs the reload through the store's pipeline.
   func run(
     watcher: FileWatcher, reloadRequests: AsyncStream<Void>? = nil, systemd: SystemdNotifier? = nil,
     onReady: @Sendable () -> Void = {}
   ) async {
     let files = FileSignals(watcher: watcher, resolvePath: stack.options.resolvePath)
-    let (signals, continuation) = AsyncStream<Signal>.makeStream()
+    let signals = SourceSignals()
+    state.withLock { $0.notifier = systemd }
     await withTaskCancellationHandler {
       await withTaskGroup(of: Void.self) { group in
         let waiting = await fetchWaitingLayers(nil)
-        if !waiting.isEmpty { rebuild(reloading: Set(waiting.keys), fetched: waiting) }
-        var listening: Set<Int> = []
+        if !waiting.isEmpty { await runPipeline(.reload(Set(waiting.keys), fetched: waiting)) }
+        var watched: Set<Int> = []
         for (index, layer) in stack.layers.enumerated() {
           let watch = LayerWatch(paths: paths(ofLayer: index), options: stack.options, files: files)
+          // The paths are watched from now on, before the layer's `follow` runs: what the watcher sees
+          // meanwhile waits in the watch until the layer follows it.
+          files.subscribe(watch, receive: { watch.deliver($0) }, finish: { watch.finish() })
           state.withLock { $0.watches[index] = watch }
-          if layer is any SignalsFromFiles {
-            // A file layer loads on the watcher's thread as soon as its edit is seen: no task hop
-            // between the kernel's event and the new values (each costs a thread wake-up). Reloads
-            // stay serialized by `rebuild`; events that come meanwhile wait in the kernel's queue and
-            // are read as one batch.
-            files.subscribe(
-              watch,
-              receive: { change in
-                switch change {
-                case .changed: self.reloadFileLayer(index, systemd: systemd)
-                case .fallback: continuation.yield(.layer(index, change))
-                }
-              })
-            listening.insert(index)
-            continue
-          }
-          guard let changes = layer.changes(watch) else { continue }
-          if !layer.loadsAsynchronously { listening.insert(index) }
+          if !watch.paths.isEmpty && !layer.loadsAsynchronously { watched.insert(index) }
           group.addTask {
-            for await change in changes { continuation.yield(.layer(index, change)) }
+            await layer.follow(watch) { change in signals.signal(change, fromLayer: index) }
           }
         }
         if let reloadRequests {
           group.addTask {
-            for await _ in reloadRequests { continuation.yield(.everything) }
+            for await _ in reloadRequests { signals.requestReload() }
           }
         }
         // An edit made after the store's first load and before its watch was set was not seen: read
         // those layers once more now that every watch is set (an unchanged file costs a read and a hash).
-        if !listening.isEmpty { rebuild(reloading: listening, reportsDiagnostics: false) }
-        reportNewDiagnostics()
+        if !watched.isEmpty { await runPipeline(.reload(watched, reportsDiagnostics: false)) }
+        await runPipeline(PipelineWork(reportsStanding: true))
         onReady()
         systemd?.ready(status: systemdStatus)
-        for await signal in signals {
-          switch signal {
-          case .layer(_, .fallback(let fallback)):
-            emit(.watcherFallback(path: fallback.path, message: fallback.message))
-          case .layer(let index, .changed):
-            let generation = self.generation
-            await reload(layers: [index])
-            if self.generation != generation { systemd?.status(systemdStatus) }
-          case .everything:
-            systemd?.reloading()
-            await reload(layers: nil)
-            systemd?.ready(status: systemdStatus)
-          }
+        for await _ in signals.wakes {
+          await serve(signals.take(), systemd: systemd)
         }
         group.cancelAll()
       }
     } onCancel: {
       files.stop()
-      continuation.finish()
+      signals.finish()
     }
-    state.withLock { $0.watches = [:] }
+    state.withLock { state in
+      state.watches = [:]
+      state.notifier = nil
+    }
   }
 
-  /// What the run loop hears.
-  private enum Signal: Sendable {
-    /// A layer's signal, by index.
-    case layer(Int, LayerChange)
-    /// A reload request: read every layer again.
-    case everything
-  }
-
-  /// Loads a file layer again after its watcher's signal, on the watcher's thread, and publishes what
-  /// changed.
-  private func reloadFileLayer(_ index: Int, systemd: SystemdNotifier?) {
-    let generation = self.generation
-    rebuild(reloading: [index])
-    if self.generation != generation { systemd?.status(systemdStatus) }
-  }
-
-  /// Loads the layers at `indices` (all, for `nil`) again, awaiting those that must wait, and
-  /// publishes what changed.
-  private func reload(layers indices: Set<Int>?) async {
-    let fetched = await fetchWaitingLayers(indices)
-    rebuild(reloading: indices, fetched: fetched)
+  /// Reads what signalled (every layer, for a reload request), awaiting layers that must wait, and
+  /// publishes it through the pipeline with the fallbacks noted.
+  private func serve(_ taken: SourceSignals.Taken, systemd: SystemdNotifier?) async {
+    if taken.everything { systemd?.reloading() }
+    let layers: Set<Int>? = taken.everything ? nil : taken.layers
+    var work = PipelineWork(
+      events: taken.fallbacks.map { .watcherFallback(path: $0.path, message: $0.message) })
+    if layers?.isEmpty != true {
+      work.reload = PipelineWork.Reload(layers: layers, fetched: await fetchWaitingLayers(layers))
+    }
+    await runPipeline(work)
+    if taken.everything { systemd?.ready(status: systemdStatus) }
   }
 
   /// Fetches the layers among `indices` (all, for `nil`) that load asynchronously.
@@ -144,13 +121,6 @@ extension SettingsStore {
       fetched[index] = await layer.fetch(loadContext(forLayer: index))
     }
     return fetched
-  }
-
-  /// The line `systemctl status` shows: the generation, and files that keep their last good contents.
-  private var systemdStatus: String {
-    let failed = Set(snapshot.diagnostics.filter { $0.severity == .error }.compactMap(\.error.path)).count
-    return "configuration generation \(generation)"
-      + (failed == 0 ? "" : "; \(failed) file\(failed == 1 ? "" : "s") failed to load, last good kept")
   }
 
   /// The paths of a layer's last contents.

@@ -1,9 +1,24 @@
 /// Writes: to the runtime layer or the user's file, with `.readOnly` and validation enforced.
 extension SettingsStore {
-  /// Sets a runtime value (the highest layer) and publishes it at once.
+  /// Sets a runtime value (the highest layer) and publishes it; returns once it is published and
+  /// announced.
   /// - Throws: `invalidValue` when the key is, or holds, or lies inside, a `.readOnly` setting.
   public func setRuntimeValue(_ value: SettingValue?, forKey key: String) throws(StrataError) {
     try checkWritable(key)
+    setRuntime(value, forKey: key)
+    rebuild(reloading: [])
+  }
+
+  /// Sets a runtime value (the highest layer) and publishes it; suspends, never blocks a thread, while
+  /// another generation of the store is being published.
+  /// - Throws: `invalidValue` when the key is, or holds, or lies inside, a `.readOnly` setting.
+  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
+    try checkWritable(key)
+    setRuntime(value, forKey: key)
+    await runPipeline(.reload([]))
+  }
+
+  private func setRuntime(_ value: SettingValue?, forKey key: String) {
     state.withLock { state in
       if let value {
         state.runtime.set(value, at: key)
@@ -11,13 +26,15 @@ extension SettingsStore {
         state.runtime.remove(at: key)
       }
     }
-    rebuild(reloading: [])
   }
 
-  /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result at once.
+  /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result; returns
+  /// once it is published and announced.
   ///
   /// A file is replaced atomically (see ``WriteTarget``). A higher layer (the environment) still wins
-  /// over what is written; the record's origin says so.
+  /// over what is written; the record's origin says so. The call blocks its thread while another process
+  /// writes in the same directory (up to 10 s) and while the file is synced: from async code, use the
+  /// `async` form, which does that work on a thread of its own.
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
   public func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
@@ -28,14 +45,43 @@ extension SettingsStore {
       try setRuntimeValue(value, forKey: key)
       return
     }
+    try writeFile(value, forKey: key, path: path)
+    rebuild(reloading: layers(reading: path))
+  }
+
+  /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result, as the
+  /// synchronous form does, without blocking a thread of the cooperative pool: the file is written on a
+  /// thread of its own, and the call suspends while it waits for the lock, the disk or the pipeline.
+  /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
+  ///   value cannot be written; then nothing changed, on disk or in memory.
+  public func write(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
+    try checkWritable(key)
+    if let value, let current = snapshot.value(forKey: key), current == value { return }
+    guard case .file(let path) = writeTarget else {
+      try await setRuntimeValue(value, forKey: key)
+      return
+    }
+    let written = await onDedicatedThread {
+      Result { () throws(StrataError) in try self.writeFile(value, forKey: key, path: path) }
+    }
+    try written.get()
+    await runPipeline(.reload(layers(reading: path)))
+  }
+
+  /// Writes the file, holding the store's writer lock (and, inside it, the directory's).
+  private func writeFile(_ value: SettingValue?, forKey key: String, path: String) throws(StrataError) {
     try writeLock.withLock { count throws(StrataError) in
       count += 1
       try FileWriter.write(value, forKey: key, toFile: path, options: stack.options)
     }
+  }
+
+  /// The layers that read `path` (`nil`, all, when none is known to).
+  private func layers(reading path: String) -> Set<Int>? {
     let layers = state.withLock { state in
       Set(state.contents.indices.filter { state.contents[$0]?.paths.contains(path) ?? false })
     }
-    rebuild(reloading: layers.isEmpty ? nil : layers)
+    return layers.isEmpty ? nil : layers
   }
 
   /// Refuses a write that would change a `.readOnly` setting: at its key, above it (a table that holds

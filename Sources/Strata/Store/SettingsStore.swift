@@ -28,9 +28,9 @@ public final class SettingsStore: Sendable {
   /// snapshot only when it is not zero.
   @usableFromInline let pinCount = Atomic<Int>(0)
   let state: Locked<State>
-  /// Serializes rebuilds, so that snapshots are published in the order their files were read. Only
-  /// loaders take it; reads never do.
-  let rebuildLock = Locked(0)  // the count of rebuilds; a zero-sized state confuses TSan's access tracking
+  /// The one serial pipeline every generation goes through: loaded, published and announced in order.
+  /// Reads never touch it.
+  let pipeline = ReloadPipeline()
   /// Serializes writes (read, edit, replace the file), so that concurrent writers never lose an update.
   let writeLock = Locked(0)  // the count of writes
   /// Where writes go.
@@ -65,6 +65,8 @@ public final class SettingsStore: Sendable {
     var reportedDiagnostics: Set<Diagnostic> = []
     /// Problems told by `failed` events since the last report of every standing problem.
     var announcedFailures: Set<FailureMark> = []
+    /// Where the status line goes after each generation, while the run loop runs with one.
+    var notifier: SystemdNotifier?
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
@@ -129,9 +131,17 @@ public final class SettingsStore: Sendable {
   /// (aliases).
   public var declaredKeys: [String] { state.withLock { $0.registry.declared.keys } }
 
-  /// Reads every layer again and publishes the result if anything changed.
+  /// Reads every layer again and publishes the result if anything changed; returns once it is published
+  /// and announced. From async code, prefer `await reload()`, which never blocks a thread while
+  /// another reload runs.
   public func reload() {
     rebuild(reloading: nil)
+  }
+
+  /// Reads every layer again and publishes the result if anything changed; suspends (never blocks a
+  /// thread) while another reload of the store runs.
+  public func reload() async {
+    await runPipeline(.reload(nil))
   }
 
   /// Reads again only the layers that involve `paths` (files, drop-in directories, included files), as

@@ -1,12 +1,11 @@
-/// The store's inotify watcher, shared by the layers that read files: each layer subscribes with the
+/// The store's file watcher, shared by the layers that read files: each layer subscribes with the
 /// paths of its last contents (``LayerWatch``) and hears ``LayerChange/changed`` when one of them may
 /// have changed. One watcher for the whole store: one set of watches however many layers share a
 /// directory.
 ///
 /// The watcher hands its batches here on the thread that finds them (the inotify hub's), and they go
-/// on to each concerned subscriber at once, with no task in between: the store reloads a file layer
-/// right there, and a layer's stream gets its signal one task hop from the kernel's event (a hop costs
-/// a thread wake-up, tens of microseconds; see `Documentation/EditLatency.md`).
+/// on to each concerned subscriber's signal at once. A signal only tells the store's pipeline that the
+/// layer may have changed: no file is read and no user code runs on the watcher's thread.
 final class FileSignals: Sendable {
   private struct Subscriber {
     /// The layer's paths as the app sees them, by the absolute path on disk the watcher reports.
@@ -36,20 +35,9 @@ final class FileSignals: Sendable {
         stop: { [weak self] in self?.finishAll() }))
   }
 
-  /// Signals for the paths of `watch`, following them as they change, as a stream (what
-  /// ``LayerWatch/fileChanges()`` gives a layer). The stream ends when the watcher stops.
-  func subscribe(_ watch: LayerWatch) -> AsyncStream<LayerChange> {
-    let (stream, continuation) = AsyncStream<LayerChange>.makeStream()
-    let id = subscribe(
-      watch, receive: { continuation.yield($0) }, finish: { continuation.finish() })
-    continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
-    return stream
-  }
-
   /// Signals for the paths of `watch`, following them as they change, handed to `receive` on the
-  /// watcher's thread (the store reloads its file layers there: no task in between); while `receive`
-  /// runs, the hub's other watchers wait (their events queue in the kernel). `finish` is called once the
-  /// watcher stops.
+  /// watcher's thread; while `receive` runs, the hub's other watchers wait (their events queue in the
+  /// kernel), so it must only pass the signal on. `finish` is called once the watcher stops.
   /// - Returns: the subscription, for ``unsubscribe(_:)``.
   @discardableResult
   func subscribe(

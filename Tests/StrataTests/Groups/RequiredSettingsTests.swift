@@ -79,7 +79,8 @@ final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
   @Test func removingARunningRequiredValueKeepsItAndSaysSo() async throws {
     let store = SettingsStore.inMemory()
     let database = DatabaseSettings(store: store)
-    try store.setRuntimeValue(SettingValue(.string("sqlite"), origin: .runtime), forKey: "database.kind")
+    try await store.setRuntimeValue(
+      SettingValue(.string("sqlite"), origin: .runtime), forKey: "database.kind")
     #expect(database.kind == .sqlite)
     var events = store.events.makeAsyncIterator()
     // The subscription begins with the problems standing (database.url is missing).
@@ -88,7 +89,7 @@ final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
       return
     }
     #expect(standing.error.code == .missingRequired)
-    try store.setRuntimeValue(nil, forKey: "database.kind")
+    try await store.setRuntimeValue(nil, forKey: "database.kind")
     #expect(database.kind == .sqlite)
     guard case .failed(let error)? = await events.next() else {
       Issue.record("expected a failed event")

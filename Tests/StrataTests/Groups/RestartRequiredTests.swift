@@ -13,9 +13,9 @@ final class ListenerSettings: SettingsGroup, @unchecked Sendable {
     let listener = ListenerSettings.inMemory()
     #expect(listener.port == 8080)
     var changes = listener.$port.changes.makeAsyncIterator()
-    try listener.store.setRuntimeValue(
+    try await listener.store.setRuntimeValue(
       SettingValue(.integer(9090), origin: .runtime), forKey: "listener.port")
-    try listener.store.setRuntimeValue(
+    try await listener.store.setRuntimeValue(
       SettingValue(.string("hi"), origin: .runtime), forKey: "listener.greeting")
     #expect(listener.port == 8080)
     #expect(listener.greeting == "hi")
@@ -23,11 +23,12 @@ final class ListenerSettings: SettingsGroup, @unchecked Sendable {
       listener.store.pendingRestarts == [
         PendingRestart(key: "listener.port", runningValue: "8080", newValue: "9090", origin: .runtime)
       ])
-    try listener.store.setRuntimeValue(nil, forKey: "listener.port")
+    try await listener.store.setRuntimeValue(nil, forKey: "listener.port")
     listener.$port.purgeCache()
     #expect(listener.port == 8080)
     // No change is delivered for a setting that does not change while running.
-    try listener.store.setRuntimeValue(SettingValue(.integer(1), origin: .runtime), forKey: "listener.port")
+    try await listener.store.setRuntimeValue(
+      SettingValue(.integer(1), origin: .runtime), forKey: "listener.port")
     // Ending the stream flushes anything buffered first: nothing may have been delivered.
     listener.$port.box.finish()
     #expect(await changes.next() == nil)

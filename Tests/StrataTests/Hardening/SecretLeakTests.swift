@@ -41,13 +41,13 @@ import Testing
       try write(
         VaultFixture.json(password: VaultSecrets.json, signingKey: VaultSecrets.signingChanged),
         to: fixture.systemJSON)
-      store.reload()
+      await store.reload()
       #expect(vault.signingKey == VaultSecrets.signing)
       #expect(store.pendingRestarts.map(\.key) == ["vault.signingKey"])
       // Broken edits: an unquoted secret in the JSON file, a bad escape inside one in the INI file.
       try write(#"{"vault": {"password": \#(VaultSecrets.inBrokenJSON)}}"#, to: fixture.systemJSON)
       try write("[vault]\niniToken = \"\(VaultSecrets.inBrokenINI)\\q\"\n", to: fixture.systemINI)
-      store.reload()
+      await store.reload()
       #expect(vault.iniToken == VaultSecrets.ini)  // the last good document
       // A write over a user file that someone broke: the write is refused with the parse error.
       try write(#"{"vault": {"password": \#(VaultSecrets.inBrokenJSON)"#, to: fixture.userFile)
@@ -57,7 +57,7 @@ import Testing
       } catch {
         survey.describe("thrown write error", error)
       }
-      store.reload()
+      await store.reload()
 
       // Events, diagnostics, pending restarts.
       let events = await log.wait(for: 6)

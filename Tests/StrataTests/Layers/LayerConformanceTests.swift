@@ -4,7 +4,7 @@ import StrataTesting
 import Synchronization
 import Testing
 
-/// A source that breaks the rules the kit checks: its root is not a table, and its change stream never
+/// A source that breaks the rules the kit checks: its root is not a table, and its `follow` never
 /// signals.
 struct RuleBreakingSource: Layer {
   let scope = Scope.system
@@ -14,8 +14,10 @@ struct RuleBreakingSource: Layer {
     LayerContents(documents: [Document(path: name, root: SettingValue(.string("flat"), origin: .runtime))])
   }
 
-  func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? {
-    AsyncStream { _ in }  // listens, and never says anything
+  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
+    let (silence, keepOpen) = AsyncStream<Void>.makeStream()
+    for await _ in silence {}  // listens until cancelled, and never says anything
+    keepOpen.finish()
   }
 }
 

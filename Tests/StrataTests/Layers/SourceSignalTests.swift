@@ -54,7 +54,9 @@ final class PushingSource: Layer, Sendable {
     return LayerContents(documents: [Document(path: "pushing", root: root)])
   }
 
-  func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { signals }
+  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
+    for await change in signals { signal(change) }
+  }
 }
 
 /// A layer whose every load reads a counter: only a reload request makes the store read it again.

@@ -54,7 +54,7 @@ final class EventedSettings: SettingsGroup, @unchecked Sendable {
 
       // An unknown key appears: told once, as a warning at its position.
       try write("[server]\nport = 9000\nprot = 1\n", to: dir + "/app.ini")
-      store.reload()
+      await store.reload()
       let first = await emitted(&events, by: store)
       #expect(diagnosed(first).count == 1)
       #expect(
@@ -62,7 +62,7 @@ final class EventedSettings: SettingsGroup, @unchecked Sendable {
 
       // A live edit out of range: the running value stays; told as `failed`, not again as `diagnosed`.
       try write("[server]\nport = 0\nprot = 1\n", to: dir + "/app.ini")
-      store.reload()
+      await store.reload()
       let second = await emitted(&events, by: store)
       #expect(settings.port == 9000)
       #expect(diagnosed(second).isEmpty, "\(second)")
@@ -74,7 +74,7 @@ final class EventedSettings: SettingsGroup, @unchecked Sendable {
 
       // Nothing new: nothing told.
       try write("[server]\nport = 0\nprot = 1\n\n", to: dir + "/app.ini")
-      store.reload()
+      await store.reload()
       #expect(diagnosed(await emitted(&events, by: store)).isEmpty)
     }
   }

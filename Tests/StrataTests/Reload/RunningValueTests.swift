@@ -48,7 +48,7 @@ func emitted(_ iterator: inout AsyncStream<StoreEvent>.Iterator, by store: Setti
 
       // `5x` does not convert: the running 2000 stays (not the vendor's 100, not the default).
       try write("[limits]\nmaxBodyBytes = 5x\nport = 9000\n", to: dir + "/app.ini")
-      store.reload()
+      await store.reload()
       #expect(limits.maxBodyBytes == 2000)
       #expect(limits.$maxBodyBytes.origin == .file(path: dir + "/app.ini", line: 2, column: 16))
       let failed = await emitted(&events, by: store).compactMap { event -> StrataError? in
@@ -68,14 +68,14 @@ func emitted(_ iterator: inout AsyncStream<StoreEvent>.Iterator, by store: Setti
 
       // Another bad value: a new failure; a validation failure keeps the value the same way.
       try write("[limits]\nmaxBodyBytes = 5y\nport = 70000\n", to: dir + "/app.ini")
-      store.reload()
+      await store.reload()
       #expect(limits.maxBodyBytes == 2000 && limits.port == 9000)
       let second = await emitted(&events, by: store)
       #expect(second.filter { if case .failed = $0 { true } else { false } }.count == 2)
 
       // Fixed: the value updates, `recovered` says so, the stream fires once.
       try write("[limits]\nmaxBodyBytes = 3000\nport = 9001\n", to: dir + "/app.ini")
-      store.reload()
+      await store.reload()
       #expect(limits.maxBodyBytes == 3000 && limits.port == 9001)
       let after = await emitted(&events, by: store)
       let recovered = after.compactMap { event -> String? in
