@@ -36,6 +36,15 @@ public struct WatchBatch: Sendable {
 /// which sleeps in `poll()` on the inotify descriptor and a wake pipe with the nearest deadline (grace
 /// period, polling) as its timeout: no wake-ups while nothing changes. Tests create it
 /// with `startsThread: false` and drive it with `pump()` and a manual clock.
+///
+/// The thread survives every error. `EINTR` is retried at once; a transient `poll` failure (`ENOMEM`,
+/// `EAGAIN`) is retried after a pause of 10 ms that doubles at each failure in a row. The fifth in a
+/// row, any other `poll` error, a `read` of the inotify descriptor that fails (other than `EAGAIN`), or a
+/// descriptor `poll` reports unusable (`POLLNVAL`) makes the process give inotify up: every watcher then
+/// polls every target, reports a ``WatcherFallback`` for the path `*` whose message says why
+/// (`inotify failed: poll: Bad file descriptor; polling every 1 s`), and reports every target once, so
+/// that an edit made while inotify was failing is read. If `poll` still fails, the thread pauses until
+/// its next timer (at most 100 ms) instead of waiting, and keeps serving wake-ups, `SIGHUP` and timers.
 public final class FileWatcher: Sendable {
   let core: WatcherCore
   /// The batches of possibly changed targets. Ends when the watcher stops.
@@ -113,6 +122,15 @@ extension Duration {
     let (seconds, attoseconds) = components
     return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
   }
+}
+
+/// A polling interval as a person reads it: `1 s`, `250 ms`.
+func describeInterval(_ nanoseconds: UInt64) -> String {
+  if nanoseconds >= 1_000_000_000 && nanoseconds % 1_000_000_000 == 0 {
+    return "\(nanoseconds / 1_000_000_000) s"
+  }
+  if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000) ms" }
+  return "\(Double(nanoseconds) / 1_000_000) ms"
 }
 
 /// `CLOCK_MONOTONIC` in nanoseconds.

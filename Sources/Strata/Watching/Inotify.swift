@@ -44,7 +44,11 @@ struct InotifyEvent: Sendable {
   var name: String
 }
 
-/// The inotify system calls, behind a protocol so tests can inject failures (`ENOSPC`, `EMFILE`).
+/// The system calls of the inotify hub, behind a protocol so tests can inject failures (`ENOSPC`,
+/// `EMFILE`, a `poll` or `read` that fails) and pauses that do not sleep.
+///
+/// `poll`, `read` and `sleep` have the live calls as defaults: a test's system implements only what it
+/// injects.
 protocol InotifySystem: Sendable {
   /// Creates a non-blocking, close-on-exec instance. The corresponding C function is `inotify_init1`.
   func initialize() throws(Errno) -> Int32
@@ -52,6 +56,28 @@ protocol InotifySystem: Sendable {
   func addWatch(_ fd: Int32, path: String, mask: InotifyMask) throws(Errno) -> Int32
   /// Stops watching. The corresponding C function is `inotify_rm_watch`.
   func removeWatch(_ fd: Int32, watch: Int32)
+  /// Waits until one of `fds` is ready or `timeout` milliseconds pass (-1: no limit), and returns how
+  /// many are ready. `EINTR` is thrown, not retried: the caller computes its timeout again. The
+  /// corresponding C function is `poll`.
+  func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int
+  /// Reads from the inotify descriptor (non-blocking: `EAGAIN` when nothing is pending), retrying
+  /// `EINTR`. The corresponding C function is `read`.
+  func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int
+  /// Sleeps, after a failed `poll` (there is nothing to wait on). The corresponding C function is
+  /// `nanosleep`.
+  func sleep(milliseconds: Int32)
+}
+
+extension InotifySystem {
+  func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
+    try LiveInotify().poll(&fds, timeout: timeout)
+  }
+
+  func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    try LiveInotify().read(fd, into: buffer)
+  }
+
+  func sleep(milliseconds: Int32) { LiveInotify().sleep(milliseconds: milliseconds) }
 }
 
 /// The real system calls.
@@ -74,20 +100,49 @@ struct LiveInotify: InotifySystem {
   func removeWatch(_ fd: Int32, watch: Int32) {
     _ = inotify_rm_watch(fd, watch)
   }
+
+  func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
+    let count = Glibc.poll(&fds, nfds_t(fds.count), timeout)
+    if count < 0 { throw Errno(errno) }
+    return Int(count)
+  }
+
+  func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    while true {
+      let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+      if count >= 0 { return count }
+      let code = errno
+      if code != EINTR { throw Errno(code) }
+    }
+  }
+
+  func sleep(milliseconds: Int32) {
+    guard milliseconds > 0 else { return }
+    var request = timespec(tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds % 1000) * 1_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+  }
 }
 
 /// Reads every pending record from a non-blocking inotify descriptor. Records are parsed by byte
 /// offset: `struct inotify_event` is 16 bytes, followed by `len` bytes of NUL-padded name.
-func readInotifyEvents(_ fd: Int32) -> [InotifyEvent] {
+/// - Throws: the error of a `read` that failed otherwise than with `EAGAIN` (nothing more now) or
+///   `EINTR`: the descriptor cannot be read.
+func readInotifyEvents(_ fd: Int32, system: any InotifySystem) throws(Errno) -> [InotifyEvent] {
   var events: [InotifyEvent] = []
   // Large enough for many records; a buffer under 16 + NAME_MAX + 1 bytes would give EINVAL.
   // Not zeroed: `read` fills what is parsed.
   var buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { _, count in count = 64 * 1024 }
   while true {
-    let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-    if count < 0 {
-      if errno == EINTR { continue }
-      return events  // EAGAIN: nothing more now
+    let result = buffer.withUnsafeMutableBytes { raw in
+      Result { () throws(Errno) in try system.read(fd, into: raw) }
+    }
+    let count: Int
+    switch result {
+    case .success(let read): count = read
+    case .failure(let error) where error.rawValue == EINTR: continue
+    case .failure(let error) where error.rawValue == EAGAIN || error.rawValue == EWOULDBLOCK: return events
+    case .failure(let error): throw error
     }
     if count == 0 { return events }
     var offset = 0

@@ -1,5 +1,13 @@
 import Glibc
 
+/// Why the hub has no inotify descriptor, so that every watcher polls every path.
+enum InotifyLoss: Sendable, Equatable {
+  /// `inotify_init1` failed (`EMFILE`: `fs.inotify.max_user_instances` reached).
+  case unavailable(Errno)
+  /// The descriptor failed while in use; the reason names the call and the error (`poll: …`).
+  case failed(String)
+}
+
 /// The process's one inotify instance and the one thread that waits on it.
 ///
 /// Every ``FileWatcher`` of the process registers here. The hub owns the inotify descriptor, a wake
@@ -7,16 +15,40 @@ import Glibc
 /// timeout, so nothing wakes while nothing changes). Watches are reference-counted per watcher, since a
 /// second `inotify_add_watch` on the same directory returns the same descriptor; events are handed to
 /// the watchers that own their watch descriptor, and a queue overflow to all of them.
+///
+/// The thread never ends on an error (only ``shutdown()`` ends it). `EINTR` from `poll` is retried. A
+/// transient failure (`ENOMEM`, `EAGAIN`) pauses 10 ms, doubling at each failure in a row, and tries
+/// again; the fifth in a row, any other `poll` error, a `read` error other than `EAGAIN`/`EINTR`, or the
+/// descriptor reported invalid (`POLLNVAL`, `POLLERR`, `POLLHUP`) gives up inotify for good
+/// (``InotifyLoss/failed(_:)``): every watcher polls every path from then on, says why in a fallback,
+/// and reports every target once, since edits may have been missed. A `poll` that keeps failing after
+/// that pauses for the next timer (at most ``pauseLimit`` ms, so that a wake-up is served soon) instead
+/// of waiting on the descriptors, and reads the pipes without waiting. Without a wake pipe (`pipe`
+/// failed, or `poll` reports the pipe unusable), `poll` waits at most ``pauseLimit`` ms, so that new
+/// targets and ``shutdown()`` are still noticed. A thread that could not be created is created again at the next wake-up.
 final class InotifyHub: @unchecked Sendable {
-  // @unchecked: the descriptors are set once in init; everything mutable is in `state` (a `Locked`).
+  // @unchecked: the `let`s are set once in init; everything mutable is in `state` (a `Locked`).
   struct State {
     var cores: [ObjectIdentifier: WeakCore] = [:]
     /// For each watch descriptor, how many of each watcher's directories use it.
     var users: [Int32: [ObjectIdentifier: Int]] = [:]
+    /// The inotify descriptor, or `nil` once inotify is lost (then everything is polled).
+    var inotify: Int32?
+    /// Why `inotify` is `nil`.
+    var loss: InotifyLoss?
+    /// Descriptors given up while still ours, closed in deinit (not at once: another thread may be
+    /// setting a watch on the number, which must not reach a descriptor that reuses it).
+    var retired: [Int32] = []
+    /// `poll` failures in a row.
+    var pollFailures = 0
+    /// Whether the wake pipe was reported invalid (then it is no longer polled).
+    var wakeBroken = false
     var hangup: Int32?
     /// Subscribers to `SIGHUP` (``hangups()``).
     var hangupContinuations: [Int: AsyncStream<Void>.Continuation] = [:]
     var nextHangupContinuation = 0
+    var startsThread = false
+    var threadStarting = false
     var thread: pthread_t?
     var wakeUps = 0
     /// Whether the thread is about to block, or blocks, in `poll` with no timeout: nothing is due
@@ -32,12 +64,18 @@ final class InotifyHub: @unchecked Sendable {
   /// The hub of the process, started on first use.
   static let shared = InotifyHub(system: LiveInotify(), clock: monotonicNanoseconds, startsThread: true)
 
+  /// The longest pause after a failed `poll`, and the longest `poll` without a wake pipe, in ms.
+  static let pauseLimit: Int32 = 100
+  /// The first pause after a transient `poll` failure (`ENOMEM`, `EAGAIN`), in ms; it doubles at each
+  /// failure in a row.
+  static let firstPause: Int32 = 10
+  /// How many transient `poll` failures in a row give up inotify.
+  static let transientFailureLimit = 5
+
   let state = Locked(State())
   let system: any InotifySystem
   let clock: @Sendable () -> UInt64
-  /// The inotify descriptor, or `nil` when inotify could not be initialized (then everything is polled).
-  let inotify: Int32?
-  let initializationError: Errno?
+  /// The wake pipe's ends, or -1 when it could not be created.
   let wakeRead: Int32
   let wakeWrite: Int32
 
@@ -45,37 +83,55 @@ final class InotifyHub: @unchecked Sendable {
     self.system = system
     self.clock = clock
     var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    for fd in fds where fd >= 0 {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    if pipe(&fds) == 0 {
+      for fd in fds {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      }
+    } else {
+      fds = [-1, -1]
     }
     wakeRead = fds[0]
     wakeWrite = fds[1]
-    do {
-      inotify = try system.initialize()
-      initializationError = nil
-    } catch {
-      inotify = nil
-      initializationError = error
+    let inotify: Result<Int32, Errno> = Result { () throws(Errno) in try system.initialize() }
+    state.withLock { state in
+      switch inotify {
+      case .success(let fd): state.inotify = fd
+      case .failure(let error): state.loss = .unavailable(error)
+      }
+      state.startsThread = startsThread
     }
-    if startsThread { startThread() }
+    startThreadIfNeeded()
   }
 
   deinit {
-    if let inotify { close(inotify) }
-    close(wakeRead)
-    close(wakeWrite)
+    let descriptors = state.withLock { state in state.retired + (state.inotify.map { [$0] } ?? []) }
+    for fd in descriptors + [wakeRead, wakeWrite] where fd >= 0 { close(fd) }
   }
 
-  func register(_ core: WatcherCore) {
-    state.withLock { $0.cores[ObjectIdentifier(core)] = WeakCore(core: core) }
+  /// The inotify descriptor, or `nil` when inotify could not be initialized or failed (then
+  /// everything is polled).
+  var inotify: Int32? { state.withLock { $0.inotify } }
+
+  /// Why there is no inotify descriptor, if there is none.
+  var loss: InotifyLoss? { state.withLock { $0.loss } }
+
+  /// Adds a watcher.
+  /// - Returns: why inotify is lost, if it is: then the watcher polls every path. A loss after this
+  ///   call is told to the watcher (``WatcherCore/inotifyLost(_:)``).
+  func register(_ core: WatcherCore) -> InotifyLoss? {
+    let loss = state.withLock { state in
+      state.cores[ObjectIdentifier(core)] = WeakCore(core: core)
+      return state.loss
+    }
+    startThreadIfNeeded()
+    return loss
   }
 
   /// Forgets a watcher and removes the watches only it used.
   func unregister(_ core: WatcherCore) {
     let id = ObjectIdentifier(core)
-    let unused = state.withLock { state -> [Int32] in
+    let (unused, inotify) = state.withLock { state -> ([Int32], Int32?) in
       state.cores[id] = nil
       var unused: [Int32] = []
       for (watch, users) in state.users where users[id] != nil {
@@ -85,30 +141,38 @@ final class InotifyHub: @unchecked Sendable {
           unused.append(watch)
         }
       }
-      return unused
+      return (unused, state.inotify)
     }
     if let inotify { for watch in unused { system.removeWatch(inotify, watch: watch) } }
   }
 
   /// Watches a directory for a watcher. The corresponding C function is `inotify_add_watch`.
   func addWatch(_ path: String, for core: WatcherCore) throws(Errno) -> Int32 {
-    guard let inotify else { throw initializationError ?? Errno(ENOSYS) }
+    let (inotify, loss) = state.withLock { ($0.inotify, $0.loss) }
+    guard let inotify else {
+      if case .unavailable(let error) = loss { throw error }
+      throw Errno(EBADF)
+    }
     let watch = try system.addWatch(inotify, path: path, mask: .directoryWatch)
-    state.withLock { $0.users[watch, default: [:]][ObjectIdentifier(core), default: 0] += 1 }
+    state.withLock { state in
+      // Lost meanwhile: the watch is on a descriptor no one reads, and the watcher hears of the loss.
+      guard state.inotify == inotify else { return }
+      state.users[watch, default: [:]][ObjectIdentifier(core), default: 0] += 1
+    }
     return watch
   }
 
   /// Releases one use of a watch; the watch is removed when no watcher uses it.
   func removeWatch(_ watch: Int32, for core: WatcherCore) {
     let id = ObjectIdentifier(core)
-    let unused = state.withLock { state -> Bool in
-      guard let count = state.users[watch]?[id] else { return false }
+    let (unused, inotify) = state.withLock { state -> (Bool, Int32?) in
+      guard let count = state.users[watch]?[id] else { return (false, nil) }
       state.users[watch]?[id] = count > 1 ? count - 1 : nil
       if state.users[watch]?.isEmpty == true {
         state.users[watch] = nil
-        return true
+        return (true, state.inotify)
       }
-      return false
+      return (false, nil)
     }
     if unused, let inotify { system.removeWatch(inotify, watch: watch) }
   }
@@ -118,9 +182,32 @@ final class InotifyHub: @unchecked Sendable {
     _ = state.withLock { $0.users.removeValue(forKey: watch) }
   }
 
+  /// Gives up inotify for good: every watcher polls every path from now on, says why, and reports
+  /// every target (edits may have been missed). Does nothing if `fd` is no longer the descriptor.
+  /// - Parameter closes: whether the descriptor is still ours to close (not after `EBADF` or `POLLNVAL`:
+  ///   its number may belong to another file by now).
+  func giveUpInotify(_ fd: Int32, reason: String, closes: Bool) {
+    let cores = state.withLock { state -> [WatcherCore]? in
+      guard state.inotify == fd else { return nil }
+      state.inotify = nil
+      state.loss = .failed(reason)
+      state.users = [:]
+      if closes { state.retired.append(fd) }
+      return state.cores.values.compactMap(\.core)
+    }
+    for core in cores ?? [] { core.inotifyLost(.failed(reason)) }
+  }
+
   /// Reads pending events, hands each watcher its own (all of them an overflow), and fires timers.
   func pump() {
-    let events = inotify.map(readInotifyEvents) ?? []
+    var events: [InotifyEvent] = []
+    if let inotify {
+      do {
+        events = try readInotifyEvents(inotify, system: system)
+      } catch {
+        giveUpInotify(inotify, reason: "read: \(error)", closes: error.rawValue != EBADF)
+      }
+    }
     let (cores, users) = state.withLock { state in (state.cores.values.compactMap(\.core), state.users) }
     for core in cores {
       let id = ObjectIdentifier(core)
@@ -132,6 +219,8 @@ final class InotifyHub: @unchecked Sendable {
   }
 
   func wake() {
+    startThreadIfNeeded()
+    guard wakeWrite >= 0 else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)
   }
@@ -175,7 +264,17 @@ final class InotifyHub: @unchecked Sendable {
     if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
   }
 
-  private func startThread() {
+  /// Starts the thread if the hub has one and it is not running: at init, and again at the next
+  /// registration or wake-up if `pthread_create` failed (`EAGAIN`: the process's thread limit).
+  private func startThreadIfNeeded() {
+    let starts = state.withLock { state -> Bool in
+      guard state.startsThread, state.thread == nil, !state.threadStarting, !state.stopped else {
+        return false
+      }
+      state.threadStarting = true
+      return true
+    }
+    guard starts else { return }
     var thread = pthread_t()
     let context = Unmanaged.passRetained(self).toOpaque()
     let result = pthread_create(
@@ -184,10 +283,10 @@ final class InotifyHub: @unchecked Sendable {
         Unmanaged<InotifyHub>.fromOpaque(context!).takeRetainedValue().run()
         return nil
       }, context)
-    if result == 0 {
-      state.withLock { $0.thread = thread }
-    } else {
-      Unmanaged<InotifyHub>.fromOpaque(context).release()
+    if result != 0 { Unmanaged<InotifyHub>.fromOpaque(context).release() }
+    state.withLock { state in
+      state.threadStarting = false
+      if result == 0 { state.thread = thread }
     }
   }
 
@@ -200,34 +299,94 @@ final class InotifyHub: @unchecked Sendable {
   }
 
   private func run() {
-    while true {
-      var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-      if let inotify { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-      let hangup = state.withLock { $0.hangup }
-      if let hangup { fds.append(pollfd(fd: hangup, events: Int16(POLLIN), revents: 0)) }
-      let timeout = pollTimeout()
-      state.withLock { $0.sleepsUntilEvent = timeout < 0 }
-      let result = poll(&fds, nfds_t(fds.count), timeout)
-      if result < 0 && errno != EINTR { return }
-      if fds[0].revents != 0 {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &drain, drain.count) > 0 {}
-      }
-      let stopped = state.withLock { state in
-        state.sleepsUntilEvent = false
-        state.wakeUps += 1
-        return state.stopped
-      }
-      if stopped { return }
-      if let hangup, fds.last!.fd == hangup, fds.last!.revents != 0 {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while read(hangup, &drain, drain.count) > 0 {}
+    while turn() {}
+  }
+
+  /// One turn of the thread: waits in `poll` for the wake pipe, inotify, `SIGHUP` or the nearest timer
+  /// (or, when `poll` fails, pauses instead), then serves what is ready and fires due timers.
+  /// - Returns: `false` once the hub is shut down.
+  func turn() -> Bool {
+    let (inotify, hangup, wakeBroken) = state.withLock { ($0.inotify, $0.hangup, $0.wakeBroken) }
+    // A negative descriptor is skipped by `poll`: the slots stay where the code below looks for them.
+    var fds = [
+      pollfd(fd: wakeBroken ? -1 : wakeRead, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: inotify ?? -1, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: hangup ?? -1, events: Int16(POLLIN), revents: 0),
+    ]
+    var timeout = pollTimeout()
+    if fds[0].fd < 0 {
+      // Nothing can wake the thread: look at the state again now and then.
+      timeout = timeout < 0 ? Self.pauseLimit : min(timeout, Self.pauseLimit)
+    }
+    state.withLock { $0.sleepsUntilEvent = timeout < 0 }
+    // Whether `poll` said which descriptors are ready; if not, each is read without waiting.
+    var knowsReady = true
+    do {
+      _ = try system.poll(&fds, timeout: timeout)
+      state.withLock { $0.pollFailures = 0 }
+    } catch let error where error.rawValue == EINTR {
+      // A signal: serve what is due, then wait again with a new timeout.
+    } catch {
+      knowsReady = false
+      pollFailed(error, timeout: timeout, inotify: inotify)
+    }
+    let broken = Int16(POLLNVAL | POLLERR | POLLHUP)
+    if fds[0].fd >= 0 && (fds[0].revents & broken) != 0 {
+      state.withLock { $0.wakeBroken = true }
+    } else if fds[0].fd >= 0 && (!knowsReady || fds[0].revents != 0) {
+      _ = drain(fds[0].fd)
+    }
+    let stopped = state.withLock { state in
+      state.sleepsUntilEvent = false
+      state.wakeUps += 1
+      return state.stopped
+    }
+    if stopped { return false }
+    if let inotify, knowsReady, (fds[1].revents & broken) != 0 {
+      let flag =
+        (fds[1].revents & Int16(POLLNVAL)) != 0
+        ? "POLLNVAL" : (fds[1].revents & Int16(POLLERR)) != 0 ? "POLLERR" : "POLLHUP"
+      giveUpInotify(
+        inotify, reason: "poll: the descriptor is not usable (\(flag))", closes: flag != "POLLNVAL")
+    }
+    if let hangup {
+      if knowsReady && (fds[2].revents & broken) != 0 {
+        // The signal pipe is gone: stop polling it rather than wake for it forever.
+        state.withLock { state in if state.hangup == hangup { state.hangup = nil } }
+      } else if knowsReady ? fds[2].revents != 0 : drain(hangup) {
+        if knowsReady { _ = drain(hangup) }
         for core in state.withLock({ $0.cores.values.compactMap(\.core) }) where core.rescansOnHangup {
           core.rescan()
         }
         for continuation in state.withLock({ Array($0.hangupContinuations.values) }) { continuation.yield() }
       }
-      pump()
     }
+    pump()
+    return true
+  }
+
+  /// Handles a failed `poll` (other than `EINTR`): gives up inotify, or pauses before the next turn.
+  private func pollFailed(_ error: Errno, timeout: Int32, inotify: Int32?) {
+    let failures = state.withLock { state in
+      state.pollFailures += 1
+      return state.pollFailures
+    }
+    let transient = error.rawValue == ENOMEM || error.rawValue == EAGAIN
+    if let inotify, !transient || failures >= Self.transientFailureLimit {
+      let reason = transient ? "poll: \(error) (\(failures) times in a row)" : "poll: \(error)"
+      giveUpInotify(inotify, reason: reason, closes: error.rawValue != EBADF)
+      state.withLock { $0.pollFailures = 0 }
+      return  // the next turn polls without it
+    }
+    let pause = transient && inotify != nil ? Self.firstPause << (failures - 1) : Self.pauseLimit
+    system.sleep(milliseconds: timeout < 0 ? pause : min(timeout, pause))
+  }
+
+  /// Reads everything a non-blocking pipe holds. Returns whether there was anything.
+  private func drain(_ fd: Int32) -> Bool {
+    var drain = [UInt8](repeating: 0, count: 64)
+    var any = false
+    while read(fd, &drain, drain.count) > 0 { any = true }
+    return any
   }
 }

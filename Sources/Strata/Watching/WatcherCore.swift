@@ -55,23 +55,45 @@ final class WatcherCore: @unchecked Sendable {
     self.pollInterval = pollInterval
     self.pollsOnly = pollsOnly
     self.continuation = continuation
-    if !pollsOnly, hub.inotify == nil {
-      let failure = WatcherFallback(
-        path: "*",
-        message:
-          "inotify is unavailable (\(hub.initializationError.map { "\($0)" } ?? "unknown")); polling every "
-          + "path. Raise fs.inotify.max_user_instances (sysctl -w fs.inotify.max_user_instances=1024) if the "
-          + "limit was reached")
-      state.withLock {
-        $0.fallbacks.append(failure)
-        $0.newFallbacks.append(failure)
-      }
+    let loss = hub.register(self)
+    if let loss, !pollsOnly {
+      // Before any batch can be sent (no receiver yet): the fallback goes with the first batch.
+      state.withLock { announce(loss, &$0) }
     }
-    hub.register(self)
   }
 
   /// Whether inotify events arrive for this watcher (else everything is polled).
   private var usesInotify: Bool { !pollsOnly && hub.inotify != nil }
+
+  /// Inotify is lost for good (the hub's descriptor failed): every target is polled from now on, a
+  /// fallback says why, and every target is reported, since an edit made while the descriptor was
+  /// failing may have been missed.
+  func inotifyLost(_ loss: InotifyLoss) {
+    let batch = state.withLock { state -> WatchBatch? in
+      guard !state.stopped, !pollsOnly else { return nil }
+      announce(loss, &state)
+      rearm(&state)
+      return takeBatch(&state, Set(state.targets))
+    }
+    if let batch { send(batch) }
+  }
+
+  /// Records the fallback of a watcher that polls every path because inotify is lost, once.
+  private func announce(_ loss: InotifyLoss, _ state: inout State) {
+    guard !state.fallbacks.contains(where: { $0.path == "*" }) else { return }
+    let message =
+      switch loss {
+      case .unavailable(let error):
+        "inotify is unavailable (\(error)); polling every path. Raise fs.inotify.max_user_instances "
+          + "(sysctl -w fs.inotify.max_user_instances=1024) if the limit was reached"
+      case .failed(let reason):
+        "inotify failed: \(reason); polling every \(describeInterval(pollInterval))"
+      }
+    let fallback = WatcherFallback(path: "*", message: message)
+    // Every path is polled now: the fallbacks of single directories are part of this one.
+    state.fallbacks = [fallback]
+    state.newFallbacks.append(fallback)
+  }
 
   // MARK: Targets
 
@@ -115,7 +137,12 @@ final class WatcherCore: @unchecked Sendable {
   @discardableResult
   private func rearm(_ state: inout State) -> Set<String> {
     guard usesInotify else {
+      // Watches of a lost inotify instance are dead (the hub forgot them): nothing to remove.
+      state.watchByDirectory = [:]
+      state.directoriesByWatch = [:]
+      state.unwatched = [:]
       state.plans = Dictionary(uniqueKeysWithValues: state.targets.map { ($0, WatchPlan(target: $0)) })
+      state.polled = state.polled.filter { state.plans[$0.key] != nil }
       for target in state.targets where state.polled[target] == nil {
         state.polled[target] = StatSignature.of(target)
       }
