@@ -6,9 +6,14 @@ extension SettingsStore {
     pipeline.run(work) { perform($0) }
   }
 
-  /// Runs `work` through the pipeline; suspends, never blocks, while another caller's batch runs.
+  /// Runs `work` through the pipeline; suspends, never blocks, while another caller's batch runs. While
+  /// the run loop runs, the work runs on the store's worker thread, off the cooperative pool.
   func runPipeline(_ work: PipelineWork) async {
-    await pipeline.run(work) { perform($0) }
+    if let worker = state.withLock({ $0.worker }) {
+      await worker.run { self.runPipeline(work) }
+    } else {
+      await pipeline.run(work) { perform($0) }
+    }
   }
 
   /// Rebuilds the snapshot (see ``PipelineWork/Reload``) and waits for it to be published and

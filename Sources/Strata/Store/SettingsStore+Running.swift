@@ -49,14 +49,19 @@ extension SettingsStore {
   ///
   /// Each layer's ``Layer/follow(_:signal:)`` runs as a child task; its signals (from any thread, the
   /// watcher's included) are only noted and coalesced in ``SourceSignals``, and this task takes them,
-  /// awaits what asynchronous layers fetch, and runs the reload through the store's pipeline.
+  /// awaits what asynchronous layers fetch, and hands the reload to the store's pipeline, which runs it
+  /// on the store's ``WorkerThread``.
   func run(
     watcher: FileWatcher, reloadRequests: AsyncStream<Void>? = nil, systemd: SystemdNotifier? = nil,
     onReady: @Sendable () -> Void = {}
   ) async {
     let files = FileSignals(watcher: watcher, resolvePath: stack.options.resolvePath)
     let signals = SourceSignals()
-    state.withLock { $0.notifier = systemd }
+    let worker = WorkerThread()
+    state.withLock { state in
+      state.notifier = systemd
+      state.worker = worker
+    }
     await withTaskCancellationHandler {
       await withTaskGroup(of: Void.self) { group in
         let waiting = await fetchWaitingLayers(nil)
@@ -96,7 +101,9 @@ extension SettingsStore {
     state.withLock { state in
       state.watches = [:]
       state.notifier = nil
+      state.worker = nil
     }
+    worker?.stop()
   }
 
   /// Reads what signalled (every layer, for a reload request), awaiting layers that must wait, and

@@ -67,6 +67,8 @@ public final class SettingsStore: Sendable {
     var announcedFailures: Set<FailureMark> = []
     /// Where the status line goes after each generation, while the run loop runs with one.
     var notifier: SystemdNotifier?
+    /// The thread the pipeline's asynchronous work runs on while the run loop runs.
+    var worker: WorkerThread?
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
