@@ -1,4 +1,4 @@
-/// What a layer tells the store's run loop through ``Layer/changes(_:)``.
+/// What a layer tells the store's run loop through the `signal` of ``Layer/follow(_:signal:)``.
 public enum LayerChange: Sendable, Equatable {
   /// The layer's contents may have changed: the store loads it again (an unchanged file costs a read
   /// and no parse) and publishes what differs.
