@@ -79,10 +79,13 @@ notes += [
     + "size runs in 5 fresh processes (3 at 100,000): cold start is their median (range in brackets), "
     + "reloads are pooled, heap is the largest. Memory = growth over cold start of "
     + "live heap bytes (malloc counter) and of RSS (/proc/self/statm), divided by the settings; RSS also holds one-time page-ins of code and runtime metadata, which dominate at 1,000 settings.",
-  "Latency (rows 6): the same rename() of a small JSON file timed to three readers in turn, each after "
-    + "a first edit showed its watch was set: `inotifywait -m -e moved_to` printing the event (the floor: "
-    + "the kernel's event reaching a process's stdout through a pipe), release `config-dump --watch` "
-    + "printing the change's JSON line, and the new value arriving on `$port.changes` in this process.",
+  "Latency (rows 6): the same rename() of the edited file timed to three readers, each after a first edit "
+    + "showed its watch was set: `inotifywait -m -e moved_to` on the file's directory printing the event (the "
+    + "floor: the kernel's event reaching a process's stdout through a pipe), release `config-dump --watch` "
+    + "printing the change's JSON line, and the new value arriving on `$port.changes` in this process. One JSON "
+    + "file; and an app layout under a root (vendor plist, system INI with an INI and a JSON drop-in, user "
+    + "JSON, a BENCHAPP_ variable), its system INI file edited. The six readers run in turns, one at a time, "
+    + "5 rounds of 100 edits each in a rotating order; ratio = the reader's p50 / its layout's floor p50.",
   "Total time of this run: \(format((clock.now - started).seconds, decimals: 0)) s.",
 ]
 print("\nNotes:\n" + notes.map { "- " + $0 }.joined(separator: "\n"))
