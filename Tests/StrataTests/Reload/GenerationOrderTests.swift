@@ -53,7 +53,9 @@ final class RevisionSource: Layer, Sendable {
     ])
   }
 
-  func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? { signals }
+  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
+    for await change in signals { signal(change) }
+  }
 }
 
 /// The `k` of a problem about `"bad-k"`, the checked setting's rejected value.
