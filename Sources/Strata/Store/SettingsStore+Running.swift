@@ -56,8 +56,11 @@ extension SettingsStore {
     onReady: @Sendable () -> Void = {}
   ) async {
     let files = FileSignals(watcher: watcher, resolvePath: stack.options.resolvePath)
-    let signals = SourceSignals()
     let worker = WorkerThread()
+    let immediate = Set(stack.layers.indices.filter { !stack.layers[$0].loadsAsynchronously })
+    let signals = SourceSignals(immediate: immediate, worker: worker) { [weak self] layers in
+      self?.runPipeline(.reload(layers))
+    }
     state.withLock { state in
       state.notifier = systemd
       state.worker = worker

@@ -66,7 +66,10 @@ final class WorkerThread: @unchecked Sendable {
     pthread_mutex_unlock(mutex)
   }
 
-  private func submit(_ body: @escaping @Sendable () -> Void) -> Bool {
+  /// Runs `body` on the thread after what was submitted before, without waiting for it; `false` (and
+  /// nothing runs) once the thread was stopped.
+  @discardableResult
+  func submit(_ body: @escaping @Sendable () -> Void) -> Bool {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     guard !state.pointee.stopped else { return false }
