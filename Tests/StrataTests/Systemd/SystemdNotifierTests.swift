@@ -73,8 +73,8 @@ import Testing
   @Test func hotReloadServerSaysReadyAndAnswersSIGHUPWithReloadingThenReady() async throws {
     try await withTemporaryDirectory { dir in
       let root = dir + "/root"
-      try shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
-      try shell("sed -i 's/^port = .*/port = 0/' \(root)/etc/hotreload/hotreload.ini")
+      try await shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
+      try await shell("sed -i 's/^port = .*/port = 0/' \(root)/etc/hotreload/hotreload.ini")
       let systemd = try NotifySocket(path: nil)
       let server = try ChildProcess(
         (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server", ["--root", root],
