@@ -13,9 +13,25 @@ import Glibc
 ///
 /// Outside systemd (`NOTIFY_SOCKET` unset) every call does nothing. A socket path that starts with `@`
 /// names an abstract socket.
+///
+/// A notification never holds up its caller (the reload pipeline): sends do not block. When the
+/// socket's queue is full (systemd is busy, or nobody reads the socket), the message waits in an outbox
+/// shared by every notifier of that socket path, and a thread of its own sends it once there is room,
+/// retrying after 5 ms and then up to twice as long each time, up to a second, until the outbox is
+/// empty. Messages leave in the order of the calls. While they wait, consecutive status-only messages
+/// (``status(_:)``) are merged into the newest; `READY=`, `RELOADING=` and `STOPPING=` are kept. At most
+/// 64 messages wait: past that the oldest status-only message is dropped first, then the oldest other
+/// message (fields given to ``send(_:)``), and only when every waiting message is a change of state the
+/// oldest of those, so that the newest state always reaches systemd.
+///
+/// Every field is sanitised on its UTF-8 bytes: a newline, a carriage return or a NUL inside it becomes
+/// a space, so that a status built from a value can neither start a field of its own (`READY=1`,
+/// `MAINPID=`) nor make systemd drop the datagram.
 public struct SystemdNotifier: Sendable {
   /// The socket's path (`@name` for an abstract socket), or `nil` when not run by systemd.
   public let socketPath: String?
+  /// The outbox shared by the notifiers of `socketPath`.
+  private let outbox: NotifyOutbox?
 
   /// A notifier for the socket systemd gave this process in `NOTIFY_SOCKET`, if any.
   public init() {
@@ -25,6 +41,7 @@ public struct SystemdNotifier: Sendable {
   /// A notifier for a given socket (`nil` or empty: notifications are dropped).
   public init(socketPath: String?) {
     self.socketPath = socketPath?.isEmpty == false ? socketPath : nil
+    outbox = self.socketPath.map(NotifyOutbox.forSocket)
   }
 
   /// Whether notifications go anywhere.
@@ -53,35 +70,17 @@ public struct SystemdNotifier: Sendable {
   @discardableResult
   public func status(_ text: String) -> Bool { send(["STATUS=\(text)"]) }
 
-  /// Sends `fields` (`NAME=value`, one per line) as one datagram; `false` when it could not be sent or
-  /// there is no socket. Newlines inside a value would start a new field: they become spaces.
+  /// Sends `fields` (`NAME=value`, one per line) as one datagram, without blocking.
+  ///
+  /// A newline, a carriage return or a NUL inside a field becomes a space.
+  /// - Returns: `true` when the datagram was sent, or queued because the socket's queue is full or
+  ///   earlier messages still wait (it is sent later, off the caller's thread; see the type's
+  ///   documentation for what may be merged or dropped meanwhile); `false` when there is no socket, the
+  ///   path is too long for a socket address, or the send failed for another reason (nothing listens at
+  ///   the path, for example): that message is dropped.
   @discardableResult
   public func send(_ fields: [String]) -> Bool {
-    guard let socketPath else { return false }
-    let message = fields.map { $0.replacing("\n", with: " ") }.joined(separator: "\n")
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    var path = Array(socketPath.utf8)
-    let isAbstract = path.first == UInt8(ascii: "@")
-    if isAbstract { path[0] = 0 }
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard path.count < capacity else { return false }
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-      buffer.copyBytes(from: path)
-    }
-    // An abstract name is exactly its bytes; a path ends with its NUL.
-    let length = MemoryLayout<sa_family_t>.size + path.count + (isAbstract ? 0 : 1)
-    let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    let bytes = Array(message.utf8)
-    let sent = withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bytes.withUnsafeBytes {
-          sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, socklen_t(length))
-        }
-      }
-    }
-    return sent == bytes.count
+    guard let outbox else { return false }
+    return outbox.post(NotifyMessage(fields: fields))
   }
 }

@@ -37,11 +37,13 @@ final class DeclaredServerSettings: SettingsGroup, @unchecked Sendable {
     #expect(imported.declares("server.maxConn"))
   }
 
-  @Test func checkReportsOldKeysAndMissingRequiredSettings() throws {
-    try withTemporaryDirectory { dir in
+  @Test func checkReportsOldKeysAndMissingRequiredSettings() async throws {
+    try await withTemporaryDirectory { dir in
       let schema = try writeSchema(in: dir)
       try write("[server]\nmaxConn = 50\n", to: dir + "/root/etc/demo/demo.ini")
-      let check = try runConfigDump(["--root", dir + "/root", "--app", "demo", "--schema", schema, "--check"])
+      let check = try await runConfigDump([
+        "--root", dir + "/root", "--app", "demo", "--schema", schema, "--check",
+      ])
       #expect(check.status == 1)
       #expect(
         check.output.contains(
@@ -52,23 +54,23 @@ final class DeclaredServerSettings: SettingsGroup, @unchecked Sendable {
           "error: required setting 'server.databaseURL' has no value; set it in /etc/demo/demo.ini, "
             + "/home/user/.config/demo/demo.{plist,json,ini,env} or DEMO_SERVER_DATABASE_URL"))
       #expect(!check.output.contains("unknown key"))
-      let dump = try runConfigDump(
+      let dump = try await runConfigDump(
         ["--root", dir + "/root", "--app", "demo", "--schema", schema, "--key", "server.max_connections"],
         environment: ["DEMO_SERVER_DATABASE_URL": "postgres://db"])
       #expect(dump.output == "50\n")
-      let supplied = try runConfigDump(
+      let supplied = try await runConfigDump(
         ["--root", dir + "/root", "--app", "demo", "--schema", schema, "--check"],
         environment: ["DEMO_SERVER_DATABASE_URL": "postgres://db"])
       #expect(!supplied.output.contains("required setting"))
     }
   }
 
-  @Test func checkReportsAnOldKeySetBesideTheNewOne() throws {
-    try withTemporaryDirectory { dir in
+  @Test func checkReportsAnOldKeySetBesideTheNewOne() async throws {
+    try await withTemporaryDirectory { dir in
       let schema = try writeSchema(in: dir)
       try write(
         "[server]\nmax_connections = 60\nmaxConn = 50\ndatabaseURL = postgres://db\n", to: dir + "/a.ini")
-      let check = try runConfigDump([dir + "/a.ini", "--schema", schema, "--check"])
+      let check = try await runConfigDump([dir + "/a.ini", "--schema", schema, "--check"])
       #expect(check.status == 0, "\(check.output)")
       #expect(
         check.output.contains(

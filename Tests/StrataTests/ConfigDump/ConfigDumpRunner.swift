@@ -20,16 +20,17 @@ let configDumpPath: String = {
   return dir + "/config-dump"
 }()
 
-/// Runs `config-dump` with arguments and an environment (nothing inherited but PATH), in `directory`.
+/// Runs `config-dump` with arguments and an environment (nothing inherited but PATH), in `directory`
+/// (waiting on a thread of its own, see ``Spawn/run(_:_:environment:rawEnvironment:directory:within:)``).
 func runConfigDump(
   _ arguments: [String], environment: [String: String] = [:], in directory: String = repositoryRoot
 )
-  throws -> DumpRun
+  async throws -> DumpRun
 {
   #expect(
     FileManager.default.isExecutableFile(atPath: configDumpPath), "config-dump not built at \(configDumpPath)"
   )
-  let result = try Spawn.run(
+  let result = try await Spawn.run(
     configDumpPath, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a },
     directory: directory)
   return DumpRun(status: result.status, output: result.output, errors: result.errors)

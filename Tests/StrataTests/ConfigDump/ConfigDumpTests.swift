@@ -17,8 +17,8 @@ import Testing
     return result
   }
 
-  @Test func demoTableShowsEveryLayerWithOrigins() throws {
-    let run = try runConfigDump(demo + ["--show-origin"])
+  @Test func demoTableShowsEveryLayerWithOrigins() async throws {
+    let run = try await runConfigDump(demo + ["--show-origin"])
     #expect(run.status == 0, "\(run.errors)")
     #expect(run.errors.isEmpty)
     #expect(run.output.hasPrefix("KEY"))
@@ -36,8 +36,8 @@ import Testing
     #expect(!run.output.contains("telemetry"))
   }
 
-  @Test func environmentOverridesAndShadowedValues() throws {
-    let run = try runConfigDump(
+  @Test func environmentOverridesAndShadowedValues() async throws {
+    let run = try await runConfigDump(
       demo + ["--show-origin", "--show-shadowed"], environment: ["DEMO_SERVER_PORT": "9000"])
     #expect(run.status == 0, "\(run.errors)")
     let lines = run.output.split(separator: "\n").map(String.init)
@@ -50,8 +50,8 @@ import Testing
     )
   }
 
-  @Test func jsonFormatPrintsTheMergedTree() throws {
-    let run = try runConfigDump(demo + ["--format", "json"])
+  @Test func jsonFormatPrintsTheMergedTree() async throws {
+    let run = try await runConfigDump(demo + ["--format", "json"])
     #expect(run.status == 0, "\(run.errors)")
     let object = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
     let server = try #require(object["server"] as? [String: Any])
@@ -61,8 +61,8 @@ import Testing
     #expect((server["allowed_origins"] as? [String])?.count == 2)
   }
 
-  @Test func jsonWithOriginsWrapsEachLeaf() throws {
-    let run = try runConfigDump(demo + ["--format", "json", "--show-origin", "--show-shadowed"])
+  @Test func jsonWithOriginsWrapsEachLeaf() async throws {
+    let run = try await runConfigDump(demo + ["--format", "json", "--show-origin", "--show-shadowed"])
     #expect(run.status == 0, "\(run.errors)")
     let object = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
     let port = try #require((object["server"] as? [String: Any])?["port"] as? [String: Any])
@@ -73,11 +73,11 @@ import Testing
     #expect(shadowed.first?["origin"] as? String == "/usr/lib/demo/demo.plist:11:3")
   }
 
-  @Test func iniAndPlistOutputParseBackToTheSameTree() throws {
-    let json = try runConfigDump(demo + ["--format", "json"])
+  @Test func iniAndPlistOutputParseBackToTheSameTree() async throws {
+    let json = try await runConfigDump(demo + ["--format", "json"])
     let reference = try JSONFormat().parse(Array(json.output.utf8), path: "json", options: ParseOptions())
     for format in ["ini", "plist"] {
-      let run = try runConfigDump(demo + ["--format", format])
+      let run = try await runConfigDump(demo + ["--format", format])
       #expect(run.status == 0, "\(format): \(run.errors)")
       let parsed = try Formats.format(named: format)!.parse(
         Array(run.output.utf8), path: format, options: ParseOptions())
@@ -99,13 +99,13 @@ import Testing
     }
   }
 
-  @Test func envFormatCanBeSourcedByAShell() throws {
-    try withTemporaryDirectory { dir in
-      let run = try runConfigDump(demo + ["--format", "env"])
+  @Test func envFormatCanBeSourcedByAShell() async throws {
+    try await withTemporaryDirectory { dir in
+      let run = try await runConfigDump(demo + ["--format", "env"])
       #expect(run.status == 0, "\(run.errors)")
       #expect(run.output.contains("export DEMO_SERVER_MAX_CONNECTIONS=4096\n"))
       try write(run.output, to: dir + "/env.sh")
-      let text = try Spawn.run(
+      let text = try await Spawn.run(
         "/bin/sh",
         ["-c", ". \(dir)/env.sh && printf '%s|%s' \"$DEMO_DATABASE_URL\" \"$DEMO_SERVER_ALLOWED_ORIGINS\""]
       ).output
@@ -113,26 +113,26 @@ import Testing
     }
   }
 
-  @Test func keyPrintsOneValueOrExitsThree() throws {
-    let port = try runConfigDump(demo + ["--key", "server.port"])
+  @Test func keyPrintsOneValueOrExitsThree() async throws {
+    let port = try await runConfigDump(demo + ["--key", "server.port"])
     #expect(port.status == 0)
     #expect(port.output == "8443\n")
-    let withOrigin = try runConfigDump(demo + ["--key", "server.port", "--show-origin"])
+    let withOrigin = try await runConfigDump(demo + ["--key", "server.port", "--show-origin"])
     #expect(withOrigin.output == "8443\t/etc/demo/demo.ini:6:8\n")
-    let subtree = try runConfigDump(demo + ["--key", "server.tls"])
+    let subtree = try await runConfigDump(demo + ["--key", "server.tls"])
     #expect(subtree.status == 0)
     #expect(rows(subtree.output)["server.tls.certPath"] == ["/etc/demo/tls/cert.pem"])
-    let typo = try runConfigDump(demo + ["--key", "server.prot"])
+    let typo = try await runConfigDump(demo + ["--key", "server.prot"])
     #expect(typo.status == 3)
     #expect(typo.output.isEmpty)
     #expect(typo.errors == "config-dump: key not found: server.prot (did you mean server.port?)\n")
-    let wrongCase = try runConfigDump(demo + ["--key", "Server.Port"])
+    let wrongCase = try await runConfigDump(demo + ["--key", "Server.Port"])
     #expect(wrongCase.status == 3)
     #expect(wrongCase.errors.contains("did you mean server.port? keys are case-sensitive"))
   }
 
-  @Test func checkPassesOnTheDemoAndReportsUnknownVariables() throws {
-    let run = try runConfigDump(demo + ["--check"], environment: ["DEMO_SERVR__PORT": "1"])
+  @Test func checkPassesOnTheDemoAndReportsUnknownVariables() async throws {
+    let run = try await runConfigDump(demo + ["--check"], environment: ["DEMO_SERVR__PORT": "1"])
     #expect(run.status == 0, "\(run.output)")
     #expect(
       run.output.contains(
@@ -140,12 +140,12 @@ import Testing
     #expect(run.output.hasSuffix("0 errors, 1 warning\n"))
   }
 
-  @Test func brokenFilesAreReportedWithPositionsAndTheRestStillPrints() throws {
-    try withTemporaryDirectory { dir in
+  @Test func brokenFilesAreReportedWithPositionsAndTheRestStillPrints() async throws {
+    try await withTemporaryDirectory { dir in
       try write("[server]\nport = 80\n", to: dir + "/a.ini")
       try write("{\n  \"server\": {\"host\": \"x\",}\n}\n", to: dir + "/b.json")
       try write("{\"log\": {\"level\": \"warn\"}}", to: dir + "/c.json")
-      let run = try runConfigDump(["a.ini", "b.json", "c.json", "missing.json"], in: dir)
+      let run = try await runConfigDump(["a.ini", "b.json", "c.json", "missing.json"], in: dir)
       #expect(run.status == 1)
       #expect(rows(run.output)["server.port"] == ["80"])
       #expect(rows(run.output)["log.level"] == ["warn"])
@@ -153,17 +153,17 @@ import Testing
       #expect(errors.count == 2)
       #expect(errors[0].hasPrefix("b.json:2:26: error: "))
       #expect(errors[1] == "missing.json: error: no such file")
-      let check = try runConfigDump(["--check", "a.ini", "b.json"], in: dir)
+      let check = try await runConfigDump(["--check", "a.ini", "b.json"], in: dir)
       #expect(check.status == 1)
       #expect(check.output.hasPrefix("b.json:2:26: error: "))
       #expect(check.output.hasSuffix("1 error, 0 warnings\n"))
     }
   }
 
-  @Test func envPrefixAddsAnEnvironmentLayerOverFiles() throws {
-    try withTemporaryDirectory { dir in
+  @Test func envPrefixAddsAnEnvironmentLayerOverFiles() async throws {
+    try await withTemporaryDirectory { dir in
       try write("[server]\nmaxConnections = 80\n", to: dir + "/a.ini")
-      let run = try runConfigDump(
+      let run = try await runConfigDump(
         ["--env-prefix", "APP", "--show-origin", "a.ini"], environment: ["APP_SERVER_MAX_CONNECTIONS": "12"],
         in: dir)
       #expect(run.status == 0)
@@ -182,16 +182,16 @@ import Testing
     (["--max-file-size", "lots", "a.json"], "--max-file-size takes a positive number"),
     (["--check", "--key", "a", "a.json"], "cannot be used together"),
   ])
-  func usageErrorsExitTwo(arguments: [String], message: String) throws {
-    let run = try runConfigDump(arguments)
+  func usageErrorsExitTwo(arguments: [String], message: String) async throws {
+    let run = try await runConfigDump(arguments)
     #expect(run.status == 2)
     #expect(run.output.isEmpty)
     #expect(run.errors.contains(message), "\(run.errors)")
     #expect(run.errors.contains("config-dump --help"))
   }
 
-  @Test func helpDocumentsEverything() throws {
-    let run = try runConfigDump(["--help"])
+  @Test func helpDocumentsEverything() async throws {
+    let run = try await runConfigDump(["--help"])
     #expect(run.status == 0)
     for word in [
       "--app", "--root", "--home", "--env-prefix", "--format", "--input-format", "--show-origin",
@@ -202,10 +202,10 @@ import Testing
     }
   }
 
-  @Test func envFormatWithoutAPrefixIsAnError() throws {
-    try withTemporaryDirectory { dir in
+  @Test func envFormatWithoutAPrefixIsAnError() async throws {
+    try await withTemporaryDirectory { dir in
       try write("{\"a\": 1}", to: dir + "/a.json")
-      let run = try runConfigDump(["--format", "env", "a.json"], in: dir)
+      let run = try await runConfigDump(["--format", "env", "a.json"], in: dir)
       #expect(run.status == 2)  // a usage error: nothing is loaded
       #expect(run.errors.contains("needs a variable prefix"))
     }

@@ -14,16 +14,16 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
 
 /// Empty tables under `--key`, enums of numbers in the schema, and `--format env` without a prefix.
 @Suite struct EmptyTableAndEnumTests {
-  @Test func emptyTablesBelowAKeyStayInEveryJSONForm() throws {
-    try withTemporaryDirectory { dir in
+  @Test func emptyTablesBelowAKeyStayInEveryJSONForm() async throws {
+    try await withTemporaryDirectory { dir in
       try write(#"{"a": {}, "b": {"c": 1, "d": {}, "e": {"f": {}}}}"#, to: dir + "/app.json")
       for extra in [[], ["--show-origin"], ["--show-shadowed"], ["--show-origin", "--show-shadowed"]] {
-        let whole = try runConfigDump([dir + "/app.json", "--format", "json"] + extra)
+        let whole = try await runConfigDump([dir + "/app.json", "--format", "json"] + extra)
         let tree = try parse(whole.output, as: JSONFormat()).root
         #expect(tree.value(at: "a")?.table?.isEmpty == true, "\(extra): \(whole.output)")
         #expect(
           tree.value(atComponents: ["b", "e", "f"])?.table?.isEmpty == true, "\(extra): \(whole.output)")
-        let one = try runConfigDump([dir + "/app.json", "--format", "json", "--key", "b"] + extra)
+        let one = try await runConfigDump([dir + "/app.json", "--format", "json", "--key", "b"] + extra)
         #expect(one.status == 0, "\(one.errors)")
         let subtree = try parse(one.output, as: JSONFormat()).root
         #expect(subtree.value(at: "d")?.table?.isEmpty == true, "\(extra): \(one.output)")
@@ -32,13 +32,15 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
         #expect(leaf?.kind == .integer(1), "\(extra): \(one.output)")
       }
       // An empty table asked for by name prints as one.
-      let empty = try runConfigDump([dir + "/app.json", "--format", "json", "--key", "a", "--show-origin"])
+      let empty = try await runConfigDump([
+        dir + "/app.json", "--format", "json", "--key", "a", "--show-origin",
+      ])
       #expect(empty.status == 0 && empty.output.filter { !$0.isWhitespace } == "{}", "\(empty.output)")
     }
   }
 
-  @Test func anEnumOfNumbersIsListedAsNumbersAndOtherNumbersAreRejected() throws {
-    try withTemporaryDirectory { dir in
+  @Test func anEnumOfNumbersIsListedAsNumbersAndOtherNumbersAreRejected() async throws {
+    try await withTemporaryDirectory { dir in
       let store = SettingsStore.inMemory()
       let settings = PrioritySettings(store: store)
       let exported = store.schema.jsonSchema(title: "t")
@@ -63,7 +65,7 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
       #expect(reread.entries.first { $0.key == "queue.priority" }?.allowedValues == ["1", "5", "9"])
 
       try write("[queue]\npriority = 3\nlevel = s3cr3t-level\nfallbackLevel = loud\n", to: dir + "/app.ini")
-      let check = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
+      let check = try await runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(check.status == 1)
       #expect(
         check.output.contains(
@@ -81,22 +83,22 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
         ),
         "\(check.output)")
       try write("[queue]\npriority = 9\nlevel = error\nfallbackLevel = debug\n", to: dir + "/app.ini")
-      let good = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
+      let good = try await runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(good.status == 0, "\(good.output)")
       withExtendedLifetime(settings) {}
     }
   }
 
-  @Test func theEnvFormatWithoutAPrefixIsAUsageError() throws {
-    try withTemporaryDirectory { dir in
+  @Test func theEnvFormatWithoutAPrefixIsAUsageError() async throws {
+    try await withTemporaryDirectory { dir in
       try write(#"{"a": 1}"#, to: dir + "/app.json")
       for extra in [[], ["--key", "a"]] {
-        let run = try runConfigDump([dir + "/app.json", "--format", "env"] + extra)
+        let run = try await runConfigDump([dir + "/app.json", "--format", "env"] + extra)
         #expect(run.status == 2, "\(run.errors)")
         #expect(run.errors.contains("--format env needs a variable prefix"), "\(run.errors)")
         #expect(run.output.isEmpty)
       }
-      let prefixed = try runConfigDump([dir + "/app.json", "--format", "env", "--env-prefix", "APP"])
+      let prefixed = try await runConfigDump([dir + "/app.json", "--format", "env", "--env-prefix", "APP"])
       #expect(prefixed.status == 0 && prefixed.output == "export APP_A=1\n", "\(prefixed.output)")
     }
   }
@@ -104,15 +106,17 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
 
 /// Options a format cannot show are named on stderr, not dropped silently.
 @Suite struct UnshownOptionTests {
-  @Test func formatsThatCannotShowAnOptionSaySo() throws {
-    try withTemporaryDirectory { dir in
+  @Test func formatsThatCannotShowAnOptionSaySo() async throws {
+    try await withTemporaryDirectory { dir in
       try write(#"{"a": 1}"#, to: dir + "/app.json")
       let file = dir + "/app.json"
-      let plist = try runConfigDump([file, "--format", "plist", "--show-origin"])
+      let plist = try await runConfigDump([file, "--format", "plist", "--show-origin"])
       #expect(plist.status == 0 && plist.output.contains("<key>a</key>"))
       #expect(plist.errors.contains("warning: --show-origin: the plist format has no place for origins"))
       for format in ["ini", "plist", "env"] {
-        let run = try runConfigDump([file, "--format", format, "--show-shadowed", "--env-prefix", "APP"])
+        let run = try await runConfigDump([
+          file, "--format", format, "--show-shadowed", "--env-prefix", "APP",
+        ])
         #expect(run.status == 0, "\(run.errors)")
         #expect(
           run.errors.contains("warning: --show-shadowed: the \(format) format shows effective values only"))
@@ -120,7 +124,7 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
       for (format, extra) in [
         ("table", "--show-shadowed"), ("json", "--show-shadowed"), ("ini", "--show-origin"),
       ] {
-        let run = try runConfigDump([file, "--format", format, extra, "--show-origin"])
+        let run = try await runConfigDump([file, "--format", format, extra, "--show-origin"])
         #expect(run.status == 0 && run.errors.isEmpty, "\(format) \(extra): \(run.errors)")
       }
     }
@@ -129,16 +133,17 @@ final class PrioritySettings: SettingsGroup, @unchecked Sendable {
 
 /// `--key` of a leaf with `--show-shadowed` lists what it hides, secrets redacted.
 @Suite struct KeyShadowedTests {
-  @Test func aLeafKeyListsTheValuesItHides() throws {
-    try withTemporaryDirectory { dir in
+  @Test func aLeafKeyListsTheValuesItHides() async throws {
+    try await withTemporaryDirectory { dir in
       try write(#"{"port": 1, "db": {"password": "low-pw-1"}}"#, to: dir + "/low.json")
       try write(#"{"port": 2, "db": {"password": "high-pw-2"}}"#, to: dir + "/high.json")
       let files = [dir + "/low.json", dir + "/high.json"]
-      let plain = try runConfigDump(files + ["--key", "port"])
+      let plain = try await runConfigDump(files + ["--key", "port"])
       #expect(plain.output == "2\n")
-      let shadowed = try runConfigDump(files + ["--key", "port", "--show-shadowed"])
+      let shadowed = try await runConfigDump(files + ["--key", "port", "--show-shadowed"])
       #expect(shadowed.output == "2\n  shadows 1\t\(dir)/low.json:1:10\n", "\(shadowed.output)")
-      let secret = try runConfigDump(files + ["--key", "db.password", "--show-shadowed", "--show-origin"])
+      let secret = try await runConfigDump(
+        files + ["--key", "db.password", "--show-shadowed", "--show-origin"])
       #expect(
         secret.output
           == "<redacted>\t\(dir)/high.json:1:32\n  shadows <redacted>\t\(dir)/low.json:1:32\n",

@@ -51,17 +51,17 @@ import Testing
         #expect(!watch.transcript.contains(secret), "\(watch.transcript)")
       }
       // --show-secrets shows them.
-      let shown = try runConfigDump([file, "--show-secrets"])
+      let shown = try await runConfigDump([file, "--show-secrets"])
       #expect(!shown.output.contains("<redacted>"))
     }
   }
 
-  @Test func aStringThatStartsWithAQuoteIsQuotedAndOthersAreShownAsTheyAre() throws {
-    try withTemporaryDirectory { dir in
+  @Test func aStringThatStartsWithAQuoteIsQuotedAndOthersAreShownAsTheyAre() async throws {
+    try await withTemporaryDirectory { dir in
       try write(
         #"{"a": "\"hi\" she said", "b": "say \"hi\"", "c": "back\\slash ", "d\nx": "v", "e": ["", " a", "b"]}"#,
         to: dir + "/app.json")
-      let run = try runConfigDump([dir + "/app.json"])
+      let run = try await runConfigDump([dir + "/app.json"])
       #expect(run.status == 0, "\(run.errors)")
       let lines = run.output.split(separator: "\n").map(String.init)
       #expect(lines.contains { $0.hasPrefix("a ") && $0.hasSuffix(#""\"hi\" she said""#) }, "\(run.output)")
@@ -123,14 +123,16 @@ import Testing
       throw error
     }
     close(slave)
-    // Read until the terminal closes (every copy of the slave gone: EIO), with a deadline.
+    let exit = ProcessExit(pid)
+    // Read until the terminal closes (every copy of the slave gone: EIO), with a deadline, on a thread
+    // of its own.
     let output = await onOwnThread { () -> String in
       var bytes: [UInt8] = []
       let deadline = Date().addingTimeInterval(120)
       var chunk = [UInt8](repeating: 0, count: 4096)
       while Date() < deadline {
         var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 200) >= 0 else { break }
+        guard poll(&poller, 1, 200) >= 0 || errno == EINTR else { break }
         if poller.revents == 0 { continue }
         let count = read(master, &chunk, chunk.count)
         if count <= 0 { break }
@@ -138,24 +140,17 @@ import Testing
       }
       return String(decoding: bytes, as: UTF8.self).replacing("\r\n", with: "\n")
     }
-    // The child is done writing (or the deadline passed): make sure it ends, then reap it.
-    var status: Int32 = 0
-    if waitpid(pid, &status, WNOHANG) == 0 {
-      let ended = await waitUntil(within: 120) { waitpid(pid, &status, WNOHANG) == pid }
-      if !ended {
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
-      }
-    }
-    return ((status >> 8) & 0xFF, output)
+    // The child is done writing (or the deadline passed): it ends now, or is killed; then it is reaped.
+    let status = await exit.reap(killingAfter: 120)
+    return (status.shellStatus, output)
   }
 }
 
 /// With a schema, its declarations decide for the keys it declares; a key it does not know is still
 /// hidden by its name.
 @Suite struct NamedSecretWithSchemaTests {
-  @Test func anUndeclaredSecretNamedKeyStaysHiddenWithASchema() throws {
-    try withTemporaryDirectory { dir in
+  @Test func anUndeclaredSecretNamedKeyStaysHiddenWithASchema() async throws {
+    try await withTemporaryDirectory { dir in
       try write(
         #"{"server": {"port": 8080, "adminPassword": "undeclared-pw-1"}, "db": {"token": "undeclared-t-2"}}"#,
         to: dir + "/app.json")
@@ -164,17 +159,17 @@ import Testing
       // (Not ini: the demo schema's default for server.allowed_origins is an empty array, which INI
       // cannot write.)
       for format in ["table", "json", "plist", "env"] {
-        let run = try runConfigDump([
+        let run = try await runConfigDump([
           dir + "/app.json", "--schema", schema, "--format", format, "--env-prefix", "APP",
         ])
         #expect(run.status == 0, "\(run.errors)")
         seen += run.output + run.errors
       }
-      seen += try runConfigDump([dir + "/app.json", "--schema", schema, "--key", "db.token"]).output
-      seen += try runConfigDump([dir + "/app.json", "--schema", schema, "--check"]).output
+      seen += try await runConfigDump([dir + "/app.json", "--schema", schema, "--key", "db.token"]).output
+      seen += try await runConfigDump([dir + "/app.json", "--schema", schema, "--check"]).output
       #expect(!seen.contains("undeclared-pw-1") && !seen.contains("undeclared-t-2"), "\(seen)")
       #expect(seen.contains("8080"))
-      let shown = try runConfigDump([
+      let shown = try await runConfigDump([
         dir + "/app.json", "--schema", schema, "--key", "db.token", "--show-secrets",
       ])
       #expect(shown.output == "undeclared-t-2\n")

@@ -13,8 +13,8 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
 /// What `config-dump` prints is readable, secrets are hidden by their names, and small mistakes get
 /// clear messages and exit statuses.
 @Suite struct ReadableOutputTests {
-  @Test func keysNamedLikeSecretsAreRedactedEverywhereWithoutASchema() throws {
-    try withTemporaryDirectory { dir in
+  @Test func keysNamedLikeSecretsAreRedactedEverywhereWithoutASchema() async throws {
+    try await withTemporaryDirectory { dir in
       let json =
         #"{"db": {"password": "hunter2", "user": "app", "apiKey": "k-9x", "keyboard": "us"}, "#
         + #""aws": {"secret_access_key": "AKIA-s3"}, "auth": {"token": "t0k"}}"#
@@ -22,20 +22,20 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
       var seen = ""
       for format in ["table", "json", "ini", "plist"] {
         for extra in [[], ["--show-origin"], ["--show-shadowed"]] {
-          seen += try runConfigDump([dir + "/app.json", "--format", format] + extra).output
+          seen += try await runConfigDump([dir + "/app.json", "--format", format] + extra).output
         }
       }
-      seen += try runConfigDump([dir + "/app.json", "--format", "env", "--env-prefix", "APP"]).output
+      seen += try await runConfigDump([dir + "/app.json", "--format", "env", "--env-prefix", "APP"]).output
       for key in ["db.password", "db.apiKey", "aws.secret_access_key", "auth.token"] {
-        seen += try runConfigDump([dir + "/app.json", "--key", key]).output
+        seen += try await runConfigDump([dir + "/app.json", "--key", key]).output
       }
       for secret in ["hunter2", "k-9x", "AKIA-s3", "t0k"] {
         #expect(!seen.contains(secret), "\(secret) leaked")
       }
       #expect(seen.contains("app") && seen.contains("us"))  // ordinary keys stay visible
-      let shown = try runConfigDump([dir + "/app.json", "--key", "db.password", "--show-secrets"])
+      let shown = try await runConfigDump([dir + "/app.json", "--key", "db.password", "--show-secrets"])
       #expect(shown.output == "hunter2\n")
-      #expect(try runConfigDump(["--help"]).output.contains("Secrets are:"))
+      #expect(try await runConfigDump(["--help"]).output.contains("Secrets are:"))
     }
     #expect(SecretNames.isSecret(key: "db.password") && SecretNames.isSecret(key: "x.PRIVATE_KEY"))
     #expect(SecretNames.isSecret(key: "smtp.passwd") && SecretNames.isSecret(key: "oauth.clientSecret"))
@@ -43,8 +43,8 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
     #expect(!SecretNames.isSecret(key: "tls.keyFile") && !SecretNames.isSecret(key: "nlp.tokenizer"))
   }
 
-  @Test func theSchemaListsAnEnumsCasesAndCheckRejectsOthers() throws {
-    try withTemporaryDirectory { dir in
+  @Test func theSchemaListsAnEnumsCasesAndCheckRejectsOthers() async throws {
+    try await withTemporaryDirectory { dir in
       let store = SettingsStore.inMemory()
       let settings = LevelSettings(store: store)
       let exported = store.schema.jsonSchema(title: "t")
@@ -56,7 +56,7 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
       try write(
         String(decoding: try JSONFormat().serialize(exported), as: UTF8.self), to: dir + "/schema.json")
       try write("[log]\nlevel = loud\n", to: dir + "/app.ini")
-      let check = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
+      let check = try await runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(check.status == 1)
       #expect(
         check.output.contains(
@@ -64,16 +64,17 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
         ),
         "\(check.output)")
       try write("[log]\nlevel = warning\n", to: dir + "/app.ini")
-      #expect(try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"]).status == 0)
+      #expect(
+        try await runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"]).status == 0)
       withExtendedLifetime(settings) {}
     }
   }
 
-  @Test func theTableAlignsWideCharactersAndShowsBlanks() throws {
-    try withTemporaryDirectory { dir in
+  @Test func theTableAlignsWideCharactersAndShowsBlanks() async throws {
+    try await withTemporaryDirectory { dir in
       try write(
         #"{"名前": "東京", "ab": "x", "empty": "", "padded": "  x ", "q": "  \"q\" "}"#, to: dir + "/app.json")
-      let run = try runConfigDump([dir + "/app.json"])
+      let run = try await runConfigDump([dir + "/app.json"])
       let lines = run.output.split(separator: "\n").map(String.init)
       // Every value starts at the same display column.
       let valueColumns = lines.map { line -> Int in
@@ -88,7 +89,7 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
-  @Test func longValuesAreCutToTheTerminalWidthOnlyWhenAsked() throws {
+  @Test func longValuesAreCutToTheTerminalWidthOnlyWhenAsked() async throws {
     let long = String(repeating: "x", count: 200)
     let snapshot = Snapshot(
       generation: 1,
@@ -110,37 +111,38 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
     options.maxWidth = nil
     #expect(try Dump.render(snapshot, options: options).contains(long))
     // Piped, config-dump never cuts.
-    try withTemporaryDirectory { dir in
+    try await withTemporaryDirectory { dir in
       try write(#"{"k": "\#(long)"}"#, to: dir + "/app.json")
-      #expect(try runConfigDump([dir + "/app.json"], environment: ["COLUMNS": "40"]).output.contains(long))
+      #expect(
+        try await runConfigDump([dir + "/app.json"], environment: ["COLUMNS": "40"]).output.contains(long))
     }
   }
 
-  @Test func smallMistakesGetClearMessagesAndStatuses() throws {
-    try withTemporaryDirectory { dir in
+  @Test func smallMistakesGetClearMessagesAndStatuses() async throws {
+    try await withTemporaryDirectory { dir in
       try write("{\"a\": 1}", to: dir + "/a.json")
       try FileManager.default.createDirectory(atPath: dir + "/conf", withIntermediateDirectories: true)
-      let directory = try runConfigDump([dir + "/conf"])
+      let directory = try await runConfigDump([dir + "/conf"])
       #expect(directory.status == 1 && directory.errors.contains("not a regular file: a directory"))
       #expect(directory.output.isEmpty)  // no empty table header after a failed load
-      let rootFile = try runConfigDump(["--root", dir + "/a.json", "--app", "x"])
+      let rootFile = try await runConfigDump(["--root", dir + "/a.json", "--app", "x"])
       #expect(rootFile.status == 2 && rootFile.errors.contains("--root: not a directory"))
-      let noApp = try runConfigDump(["--root", dir, "--app", "nosuchapp"])
+      let noApp = try await runConfigDump(["--root", dir, "--app", "nosuchapp"])
       #expect(noApp.status == 0 && noApp.errors.contains("no configuration found for app 'nosuchapp'"))
       #expect(noApp.errors.contains("/etc/nosuchapp/nosuchapp.{plist,json,ini,env}"))
-      let missing = try runConfigDump(["--key-per-file", dir + "/missing"])
+      let missing = try await runConfigDump(["--key-per-file", dir + "/missing"])
       #expect(missing.status == 1 && missing.errors.contains("--key-per-file: no such directory"))
-      let one = try runConfigDump([dir + "/a.json", "--check"])
+      let one = try await runConfigDump([dir + "/a.json", "--check"])
       #expect(one.output.hasSuffix("checked 1 file, 1 key: 0 errors, 0 warnings\n"))
-      let big = try runConfigDump([dir + "/a.json", "--max-file-size", "3"])
+      let big = try await runConfigDump([dir + "/a.json", "--max-file-size", "3"])
       #expect(big.errors.contains("--max-file-size"))
     }
   }
 
-  @Test func anUnknownKeyWarningPointsAtTheKey() throws {
-    try withTemporaryDirectory { dir in
+  @Test func anUnknownKeyWarningPointsAtTheKey() async throws {
+    try await withTemporaryDirectory { dir in
       try write("{\n  \"server\": {\"prot\": 8080}\n}\n", to: dir + "/app.json")
-      let check = try runConfigDump([
+      let check = try await runConfigDump([
         dir + "/app.json", "--schema", repositoryRoot + "/Samples/demo/demo.schema.json", "--check",
       ])
       #expect(
@@ -148,13 +150,13 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
-  @Test func originsInINIOutputAreCommentsAndEmptyTablesStay() throws {
-    try withTemporaryDirectory { dir in
+  @Test func originsInINIOutputAreCommentsAndEmptyTablesStay() async throws {
+    try await withTemporaryDirectory { dir in
       try write(#"{"a": {}, "b": {"c": 1}}"#, to: dir + "/app.json")
-      let ini = try runConfigDump([dir + "/app.json", "--format", "ini", "--show-origin"])
+      let ini = try await runConfigDump([dir + "/app.json", "--format", "ini", "--show-origin"])
       #expect(ini.output.contains("c = 1  ; \(dir)/app.json:1:22\n"), "\(ini.output)")
       #expect(try parse(ini.output, as: INIFormat()).root.value(at: "b.c")?.kind == .string("1"))
-      let json = try runConfigDump([dir + "/app.json", "--format", "json", "--show-origin"])
+      let json = try await runConfigDump([dir + "/app.json", "--format", "json", "--show-origin"])
       let tree = try parse(json.output, as: JSONFormat()).root
       #expect(tree.value(at: "a")?.table?.isEmpty == true)
       #expect(tree.value(atComponents: ["b", "c", "value"])?.kind == .integer(1))

@@ -7,18 +7,18 @@ import Testing
 @Suite struct UnknownKeyPositionTests {
   let schema = repositoryRoot + "/Samples/demo/demo.schema.json"
 
-  func warnings(_ name: String, _ text: String) throws -> [String] {
-    try withTemporaryDirectory { dir in
+  func warnings(_ name: String, _ text: String) async throws -> [String] {
+    try await withTemporaryDirectory { dir in
       try write(text, to: dir + "/" + name)
-      let run = try runConfigDump([dir + "/" + name, "--schema", schema, "--check"])
+      let run = try await runConfigDump([dir + "/" + name, "--schema", schema, "--check"])
       #expect(run.status == 0, "\(run.output)\(run.errors)")
       return run.output.split(separator: "\n").filter { $0.contains("unknown key") }
         .map { String($0.dropFirst(dir.count + 1)) }
     }
   }
 
-  @Test func iniKeysIndentedAndDotted() throws {
-    let found = try warnings("app.ini", "[server]\n  prot = 8080\nserver.hots = x\nxprot = 1\n")
+  @Test func iniKeysIndentedAndDotted() async throws {
+    let found = try await warnings("app.ini", "[server]\n  prot = 8080\nserver.hots = x\nxprot = 1\n")
     #expect(found.contains { $0.hasPrefix("app.ini:2:3: warning: unknown key 'server.prot'") }, "\(found)")
     // A dotted key is pointed at from its first name, not at its last.
     #expect(
@@ -26,14 +26,15 @@ import Testing
     #expect(found.contains { $0.hasPrefix("app.ini:4:1: warning: unknown key 'server.xprot'") }, "\(found)")
   }
 
-  @Test func jsonNamesOnTheValuesLineAndAbove() throws {
-    let found = try warnings("app.json", "{\"server\":\n  {\"prot\":\n     8080, \"a\": {\"prot\": 1}}}\n")
+  @Test func jsonNamesOnTheValuesLineAndAbove() async throws {
+    let found = try await warnings(
+      "app.json", "{\"server\":\n  {\"prot\":\n     8080, \"a\": {\"prot\": 1}}}\n")
     #expect(found.contains { $0.hasPrefix("app.json:2:4: warning: unknown key 'server.prot'") }, "\(found)")
     #expect(
       found.contains { $0.hasPrefix("app.json:3:18: warning: unknown key 'server.a.prot'") }, "\(found)")
   }
 
-  @Test func propertyListKeysOnTheLineAbove() throws {
+  @Test func propertyListKeysOnTheLineAbove() async throws {
     let plist = """
       <?xml version="1.0" encoding="UTF-8"?>
       <plist version="1.0">
@@ -47,7 +48,7 @@ import Testing
       </dict>
       </plist>
       """
-    let found = try warnings("app.plist", plist)
+    let found = try await warnings("app.plist", plist)
     #expect(found.contains { $0.hasPrefix("app.plist:6:5: warning: unknown key 'server.prot'") }, "\(found)")
     #expect(found.contains { $0.hasPrefix("app.plist:8:5: warning: unknown key 'server.hots'") }, "\(found)")
   }

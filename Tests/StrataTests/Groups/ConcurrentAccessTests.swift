@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 import Testing
 
 @testable import Strata
@@ -11,13 +9,15 @@ final class PairSettings: SettingsGroup, @unchecked Sendable {
 
 /// Many threads read while one writes; run under `swift test --sanitize=thread` too.
 @Suite struct ConcurrentAccessTests {
-  @Test func readersSeeWholeGenerationsWhileAWriterPublishes() {
+  @Test func readersSeeWholeGenerationsWhileAWriterPublishes() async {
     let pair = PairSettings.inMemory()
     let writes = 2_000
-    let done = Atomic<Bool>(false)
-    let torn = Atomic<Int>(0)
-    let backwards = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 9) { worker in
+    let done = SharedInt()
+    let torn = SharedInt()
+    let backwards = SharedInt()
+    // Threads of their own, awaited: readers spinning on a thread of the concurrency pool would starve
+    // the tests running alongside.
+    await ThreadGroup.run(1 + spinningThreadCount(upTo: 8)) { worker in
       if worker == 0 {
         for i in 1...writes {
           // Both keys in one write: one generation holds host "h<i>" with port i.
@@ -29,30 +29,30 @@ final class PairSettings: SettingsGroup, @unchecked Sendable {
               ])), origin: .runtime)
           try? pair.store.setRuntimeValue(table, forKey: "pair")  // nothing here is read-only
         }
-        done.store(true, ordering: .releasing)
+        done.store(1)
         return
       }
       var lastPort = 0
-      while !done.load(ordering: .acquiring) {
+      while done.load() == 0 {
         let (host, port) = pair.withConsistentSnapshot { ($0.host, $0.port) }
-        if host != "h\(port)" { torn.add(1, ordering: .relaxed) }
-        if port < lastPort { backwards.add(1, ordering: .relaxed) }
+        if host != "h\(port)" { torn.add(1) }
+        if port < lastPort { backwards.add(1) }
         lastPort = port
         _ = pair.port  // the unpinned path too
       }
     }
     #expect(pair.sectionPath == "pair")
-    #expect(torn.load(ordering: .relaxed) == 0)
-    #expect(backwards.load(ordering: .relaxed) == 0)
+    #expect(torn.load() == 0)
+    #expect(backwards.load() == 0)
     #expect(pair.port == writes)
     #expect(pair.host == "h\(writes)")
   }
 
-  @Test func concurrentWritersLoseNoUpdate() throws {
-    try withTemporaryDirectory { dir in
+  @Test func concurrentWritersLoseNoUpdate() async throws {
+    try await withTemporaryDirectory { dir in
       let store = SettingsStore(
         layers: [FileLayer(scope: .user, files: [dir + "/app.json"])], writeTarget: .file(dir + "/app.json"))
-      DispatchQueue.concurrentPerform(iterations: 8) { worker in
+      await ThreadGroup.run(8) { worker in
         for i in 0..<10 {
           try? store.write(SettingValue(.integer(i), origin: .runtime), forKey: "w\(worker).n\(i)")
         }

@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 import Testing
 
 @testable import Strata
@@ -50,44 +48,45 @@ struct WordPair: Equatable {
 
   /// Readers of the raw cache while one writer publishes many generations: every pair they see is whole
   /// (the value is the one published with that generation) and generations never go backwards.
-  @Test func readersNeverSeeATornOrOlderPair() {
-    checkWholePairs(of: Int.self) { $0 &* 7 }
-    checkWholePairs(of: Int??.self) { $0 % 3 == 0 ? nil : .some($0 % 5 == 0 ? nil : $0) }
-    checkWholePairs(of: WordPair.self) { WordPair(first: $0, second: ~$0) }
-    checkWholePairs(of: Duration?.self) { $0 % 4 == 0 ? nil : .seconds($0) + .nanoseconds($0 % 1000) }
+  @Test func readersNeverSeeATornOrOlderPair() async {
+    await checkWholePairs(of: Int.self) { $0 &* 7 }
+    await checkWholePairs(of: Int??.self) { $0 % 3 == 0 ? nil : .some($0 % 5 == 0 ? nil : $0) }
+    await checkWholePairs(of: WordPair.self) { WordPair(first: $0, second: ~$0) }
+    await checkWholePairs(of: Duration?.self) { $0 % 4 == 0 ? nil : .seconds($0) + .nanoseconds($0 % 1000) }
   }
 
   private func checkWholePairs<Value: Equatable & Sendable>(
     of type: Value.Type, _ value: @escaping @Sendable (Int) -> Value
-  ) {
+  ) async {
     let box = CacheBox<Value>()
     let generations = 20_000
-    let done = Atomic<Bool>(false)
-    let torn = Atomic<Int>(0)
-    let backwards = Atomic<Int>(0)
-    let seen = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+    let done = SharedInt()
+    let torn = SharedInt()
+    let backwards = SharedInt()
+    let seen = SharedInt()
+    // Threads of their own, awaited (see ConcurrentAccessTests).
+    await ThreadGroup.run(1 + spinningThreadCount(upTo: 3)) { worker in
       if worker == 0 {
         for generation in 0...generations {
           box.cache.publish(generation: generation, value: value(generation))
         }
-        done.store(true, ordering: .releasing)
+        done.store(1)
         return
       }
       var last = -1
       var finished = false
       while !finished {
-        finished = done.load(ordering: .acquiring)
+        finished = done.load() == 1
         guard let entry = box.cache.entry(), entry.generation >= 0 else { continue }
-        seen.add(1, ordering: .relaxed)
-        if entry.value != value(entry.generation) { torn.add(1, ordering: .relaxed) }
-        if entry.generation < last { backwards.add(1, ordering: .relaxed) }
+        seen.add(1)
+        if entry.value != value(entry.generation) { torn.add(1) }
+        if entry.generation < last { backwards.add(1) }
         last = entry.generation
       }
     }
-    #expect(torn.load(ordering: .relaxed) == 0, "\(Value.self)")
-    #expect(backwards.load(ordering: .relaxed) == 0, "\(Value.self)")
-    #expect(seen.load(ordering: .relaxed) > 0, "\(Value.self)")
+    #expect(torn.load() == 0, "\(Value.self)")
+    #expect(backwards.load() == 0, "\(Value.self)")
+    #expect(seen.load() > 0, "\(Value.self)")
     #expect(box.cache.entry()?.generation == generations)
     #expect(box.cache.entry()?.value == value(generations))
   }
@@ -95,13 +94,13 @@ struct WordPair: Equatable {
   /// Readers of settings of every size class while a writer changes them all in one write per
   /// generation: each value read belongs to a generation at least as new as the last one read, and the
   /// final values are read once the writer stops.
-  @Test func settingsOfEverySizeFollowAWriter() {
+  @Test func settingsOfEverySizeFollowAWriter() async {
     let sized = SizedSettings.inMemory()
     let writes = 1_000
-    let done = Atomic<Bool>(false)
-    let backwards = Atomic<Int>(0)
-    let inconsistent = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 5) { worker in
+    let done = SharedInt()
+    let backwards = SharedInt()
+    let inconsistent = SharedInt()
+    await ThreadGroup.run(1 + spinningThreadCount(upTo: 4)) { worker in
       if worker == 0 {
         for i in 1...writes {
           let table = SettingValue(
@@ -117,11 +116,11 @@ struct WordPair: Equatable {
               ])), origin: .runtime)
           try? sized.store.setRuntimeValue(table, forKey: "sized")
         }
-        done.store(true, ordering: .releasing)
+        done.store(1)
         return
       }
       var last = 0
-      while !done.load(ordering: .acquiring) {
+      while done.load() == 0 {
         // Each read is current when made; the next may only be newer.
         let count = sized.count
         let limit = sized.limit ?? 0
@@ -130,7 +129,7 @@ struct WordPair: Equatable {
         let deadline = sized.deadline.map { Int(($0 / .milliseconds(1)).rounded()) } ?? 0
         let read = [count, limit, ratio, timeout, deadline]
         if read.contains(where: { $0 < last }) || read != read.sorted() {
-          backwards.add(1, ordering: .relaxed)
+          backwards.add(1)
         }
         last = deadline
         // A pinned read is one generation for every setting.
@@ -140,12 +139,12 @@ struct WordPair: Equatable {
         if pinned.0 != pinned.1 || pinned.2 != (pinned.0 % 2 == 1) || pinned.3 != "l\(pinned.0)"
           || (pinned.0 > 0 && pinned.4 != .milliseconds(pinned.0))
         {
-          inconsistent.add(1, ordering: .relaxed)
+          inconsistent.add(1)
         }
       }
     }
-    #expect(backwards.load(ordering: .relaxed) == 0)
-    #expect(inconsistent.load(ordering: .relaxed) == 0)
+    #expect(backwards.load() == 0)
+    #expect(inconsistent.load() == 0)
     #expect(sized.count == writes)
     #expect(sized.flag == (writes % 2 == 1))
     #expect(sized.ratio == Double(writes) / 2)
@@ -169,14 +168,14 @@ struct WordPair: Equatable {
     #expect(sized.$count.box.cache.load() == .some(2))
   }
 
-  @Test func restartRequiredValuesAreFixedByTheFirstReadAndThenLockFree() throws {
+  @Test func restartRequiredValuesAreFixedByTheFirstReadAndThenLockFree() async throws {
     let fixed = FixedSettings.inMemory()
     // Not read yet: nothing is cached lock-free, because the first read fixes the value.
     #expect(fixed.$workers.box.cache.load() == nil)
     try fixed.store.setRuntimeValue(SettingValue(.integer(8), origin: .runtime), forKey: "fixed.workers")
-    let reads = Atomic<Int>(0)
-    let wrong = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+    let reads = SharedInt()
+    let wrong = SharedInt()
+    await ThreadGroup.run(4) { worker in
       if worker == 0 {
         for i in 0..<200 {
           try? fixed.store.setRuntimeValue(
@@ -187,12 +186,12 @@ struct WordPair: Equatable {
       for _ in 0..<2_000 {
         // Whichever read came first fixed 8 or a later value; every thread then reads that one.
         let first = fixed.workers
-        if fixed.workers != first { wrong.add(1, ordering: .relaxed) }
-        reads.add(1, ordering: .relaxed)
+        if fixed.workers != first { wrong.add(1) }
+        reads.add(1)
       }
     }
-    #expect(reads.load(ordering: .relaxed) == 6_000)
-    #expect(wrong.load(ordering: .relaxed) == 0)
+    #expect(reads.load() == 6_000)
+    #expect(wrong.load() == 0)
     let running = fixed.workers
     #expect(fixed.$workers.box.cache.entry()?.generation == ReadCache<Int>.fixedGeneration)
     #expect(fixed.$workers.box.cache.load() == .some(running))

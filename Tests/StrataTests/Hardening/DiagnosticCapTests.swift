@@ -28,10 +28,10 @@ import Testing
     )
   }
 
-  @Test func checkCountsEveryProblemButPrintsTwentyAndASummary() throws {
-    try withTemporaryDirectory { dir in
+  @Test func checkCountsEveryProblemButPrintsTwentyAndASummary() async throws {
+    try await withTemporaryDirectory { dir in
       try write("[s]\n" + (0..<1000).map { "k = \($0)\n" }.joined(), to: dir + "/app.ini")
-      let check = try runConfigDump([dir + "/app.ini", "--check"])
+      let check = try await runConfigDump([dir + "/app.ini", "--check"])
       let lines = check.output.split(separator: "\n")
       #expect(lines.count == CappedDiagnostics.limit + 2)
       #expect(check.output.hasSuffix("checked 1 file, 1 key: 0 errors, 999 warnings\n"))

@@ -18,7 +18,7 @@ import Testing
       let base = ["--root", root, "--app", "leak", "--key-per-file", "/run/secrets"]
       var survey = LeakSurvey()
 
-      let clear = try runConfigDump(base + ["--show-secrets"], environment: VaultSecrets.variables)
+      let clear = try await runConfigDump(base + ["--show-secrets"], environment: VaultSecrets.variables)
       for secret in [
         VaultSecrets.json, VaultSecrets.ini, VaultSecrets.environment, VaultSecrets.mounted,
         VaultSecrets.signing, VaultSecrets.nested, VaultSecrets.notAnInt,
@@ -32,12 +32,12 @@ import Testing
       var dumped = ""
       for format in DumpOptions.Format.allCases {
         for extra in [[], ["--show-origin"], ["--show-origin", "--show-shadowed"]] {
-          let run = try runConfigDump(
+          let run = try await runConfigDump(
             base + ["--format", format.rawValue] + extra, environment: VaultSecrets.variables)
           survey.add("config-dump --format \(format) \(extra)", run.output + run.errors)
           dumped += run.output
           for key in keys + ["vault.credentials", "vault"] {
-            let one = try runConfigDump(
+            let one = try await runConfigDump(
               base + ["--format", format.rawValue, "--key", key] + extra, environment: VaultSecrets.variables)
             survey.add("config-dump --format \(format) --key \(key) \(extra)", one.output + one.errors)
           }
@@ -45,7 +45,7 @@ import Testing
       }
       #expect(dumped.contains("vault.password") && dumped.contains("<redacted>"))
       #expect(dumped.contains("db.example"))  // an ordinary value stays visible
-      let check = try runConfigDump(base + ["--check"], environment: VaultSecrets.variables)
+      let check = try await runConfigDump(base + ["--check"], environment: VaultSecrets.variables)
       survey.add("config-dump --check", check.output + check.errors)
       #expect(check.output.contains("duplicate key \"password\""))
 

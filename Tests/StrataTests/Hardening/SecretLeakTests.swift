@@ -127,26 +127,27 @@ import Testing
       var dumped = ""
       for format in DumpOptions.Format.allCases {
         for extra in [[], ["--show-origin"], ["--show-origin", "--show-shadowed"]] {
-          let run = try runConfigDump(
+          let run = try await runConfigDump(
             base + ["--format", format.rawValue] + extra, environment: VaultSecrets.variables)
           survey.add("config-dump --format \(format) \(extra)", run.output + run.errors)
           dumped += run.output
           for key in schema.secretKeys.sorted() {
-            let one = try runConfigDump(
+            let one = try await runConfigDump(
               base + ["--format", format.rawValue, "--key", key] + extra, environment: VaultSecrets.variables)
             survey.add("config-dump --format \(format) --key \(key) \(extra)", one.output + one.errors)
           }
         }
       }
       #expect(dumped.contains("vault.password") && dumped.contains("<redacted>"))
-      let check = try runConfigDump(base + ["--check"], environment: VaultSecrets.variables)
+      let check = try await runConfigDump(base + ["--check"], environment: VaultSecrets.variables)
       survey.add("config-dump --check", check.output + check.errors)
       #expect(check.output.contains("vault.apiKey"))
       try write(#"{"vault": {"password": \#(VaultSecrets.inBrokenJSON)}}"#, to: fixture.userFile)
-      let broken = try runConfigDump(base + ["--check"], environment: VaultSecrets.variables)
+      let broken = try await runConfigDump(base + ["--check"], environment: VaultSecrets.variables)
       survey.add("config-dump --check (a broken file)", broken.output + broken.errors)
       #expect(broken.output.contains("expected a value"))
-      let typo = try runConfigDump(base + ["--key", "vault.pasword"], environment: VaultSecrets.variables)
+      let typo = try await runConfigDump(
+        base + ["--key", "vault.pasword"], environment: VaultSecrets.variables)
       survey.add("config-dump --key (a typo)", typo.output + typo.errors)
 
       // config-dump --watch: a secret changes, then its file breaks.

@@ -39,22 +39,22 @@ import Testing
     }
   }
 
-  @Test func everyDumpFormatKeepsBothValues() throws {
-    try withTemporaryDirectory { dir in
+  @Test func everyDumpFormatKeepsBothValues() async throws {
+    try await withTemporaryDirectory { dir in
       try write(Self.twoKeys, to: dir + "/app.json")
       let file = dir + "/app.json"
-      let json = try runConfigDump([file, "--format", "json"])
+      let json = try await runConfigDump([file, "--format", "json"])
       #expect(json.status == 0)
       #expect(try reparse(json.output, as: JSONFormat()) == reparse(Self.twoKeys, as: JSONFormat()))
 
-      let origins = try runConfigDump([file, "--format", "json", "--show-origin"])
+      let origins = try await runConfigDump([file, "--format", "json", "--show-origin"])
       let tree = try parse(origins.output, as: JSONFormat()).root
       #expect(tree.table?["a.b"]?.value(atComponents: ["value"])?.kind == .integer(1))
       #expect(tree.value(atComponents: ["a", "b", "value"])?.kind == .integer(2))
       #expect(tree.value(atComponents: ["./package.json", "name", "value"])?.kind == .string("x"))
       #expect(tree.value(atComponents: ["a", "b", "origin"])?.kind == .string(file + ":1:23"))
 
-      let table = try runConfigDump([file, "--show-origin"])
+      let table = try await runConfigDump([file, "--show-origin"])
       let rows = table.output.split(separator: "\n").map {
         $0.split(separator: " ", omittingEmptySubsequences: true)
       }
@@ -62,33 +62,33 @@ import Testing
       #expect(rows.contains { $0.first == "a.b" && $0.dropFirst().first == "2" })
       #expect(rows.contains { $0.first == #""./package.json".name"# && $0.dropFirst().first == "x" })
 
-      let ini = try runConfigDump([file, "--format", "ini"])
+      let ini = try await runConfigDump([file, "--format", "ini"])
       #expect(ini.status == 0)
       let iniTree = try parse(ini.output, as: INIFormat()).root
       #expect(iniTree.table?["a.b"]?.kind == .string("1"))
       #expect(iniTree.value(atComponents: ["a", "b"])?.kind == .string("2"))
       #expect(iniTree.value(atComponents: ["./package.json", "name"])?.kind == .string("x"))
 
-      let plist = try runConfigDump([file, "--format", "plist"])
+      let plist = try await runConfigDump([file, "--format", "plist"])
       #expect(try reparse(plist.output, as: PropertyListFormat()) == reparse(Self.twoKeys, as: JSONFormat()))
 
-      let env = try runConfigDump([file, "--format", "env", "--env-prefix", "APP"])
+      let env = try await runConfigDump([file, "--format", "env", "--env-prefix", "APP"])
       #expect(env.output.contains("export APP_A_B=1\n"))
       #expect(env.output.contains("export APP_A_B=2\n"))
       #expect(env.output.contains("export APP_PACKAGE_JSON_NAME=x\n"))
     }
   }
 
-  @Test func keyReadsQuotedNames() throws {
-    try withTemporaryDirectory { dir in
+  @Test func keyReadsQuotedNames() async throws {
+    try await withTemporaryDirectory { dir in
       try write(Self.twoKeys, to: dir + "/app.json")
       let file = dir + "/app.json"
-      #expect(try runConfigDump([file, "--key", #""a.b""#]).output == "1\n")
-      #expect(try runConfigDump([file, "--key", "a.b"]).output == "2\n")
-      #expect(try runConfigDump([file, "--key", #""./package.json".name"#]).output == "x\n")
-      let table = try runConfigDump([file, "--key", #""./package.json""#, "--format", "json"])
+      #expect(try await runConfigDump([file, "--key", #""a.b""#]).output == "1\n")
+      #expect(try await runConfigDump([file, "--key", "a.b"]).output == "2\n")
+      #expect(try await runConfigDump([file, "--key", #""./package.json".name"#]).output == "x\n")
+      let table = try await runConfigDump([file, "--key", #""./package.json""#, "--format", "json"])
       #expect(try reparse(table.output, as: JSONFormat()) == reparse(#"{"name": "x"}"#, as: JSONFormat()))
-      let missing = try runConfigDump([file, "--key", #""a.c""#])
+      let missing = try await runConfigDump([file, "--key", #""a.c""#])
       #expect(missing.status == 3)
       #expect(missing.errors.contains(#"did you mean "a.b"?"#))
     }

@@ -36,15 +36,15 @@ import Testing
     }
   }
 
-  @Test func configDumpReportsNoErrorForAnyBlankFile() throws {
-    try withTemporaryDirectory { dir in
+  @Test func configDumpReportsNoErrorForAnyBlankFile() async throws {
+    try await withTemporaryDirectory { dir in
       var paths: [String] = []
       for ext in ["json", "plist", "ini"] {
         try write(" \n", to: dir + "/blank.\(ext)")
         try write("", to: dir + "/empty.\(ext)")
         paths += [dir + "/blank.\(ext)", dir + "/empty.\(ext)"]
       }
-      let run = try runConfigDump(["--check"] + paths)
+      let run = try await runConfigDump(["--check"] + paths)
       #expect(run.status == 0, "\(run.output)\(run.errors)")
       #expect(
         run.output.contains("checked 6 files, 0 keys: 0 errors, 0 warnings"), "\(run.output)\(run.errors)")

@@ -24,8 +24,8 @@ import Testing
     }
   }
 
-  @Test func aFileNamedWithoutAFormatCanBeGivenOne() throws {
-    try withTemporaryDirectory { dir in
+  @Test func aFileNamedWithoutAFormatCanBeGivenOne() async throws {
+    try await withTemporaryDirectory { dir in
       try write("[Definition]\nfailregex = ^bad <HOST>$\n", to: dir + "/jail.local")
       let unknown = LayerStack(layers: [FileLayer(scope: .user, files: [dir + "/jail.local"])]).load()
       #expect(unknown.diagnostics.first?.error.code == .unsupportedFormat)
@@ -37,32 +37,32 @@ import Testing
       #expect(named.entry(forKey: "Definition.failregex")?.value.kind == .string("^bad <HOST>$"))
       #expect(try Formats.load(path: dir + "/jail.local", format: INIFormat())?.root.table?.count == 1)
 
-      let run = try runConfigDump([
+      let run = try await runConfigDump([
         "--input-format", "ini", dir + "/jail.local", "--key", "Definition.failregex",
       ])
       #expect(run.status == 0 && run.output == "^bad <HOST>$\n", "\(run)")
-      let bad = try runConfigDump(["--input-format", "yaml", dir + "/jail.local"])
+      let bad = try await runConfigDump(["--input-format", "yaml", dir + "/jail.local"])
       #expect(bad.status == 2 && bad.errors.contains("unknown input format 'yaml'"))
-      let refused = try runConfigDump([dir + "/jail.local"])
+      let refused = try await runConfigDump([dir + "/jail.local"])
       #expect(refused.status == 1 && refused.errors.contains("--input-format"))
     }
   }
 
-  @Test func checkListsEveryDropInSkippedForItsName() throws {
-    try withTemporaryDirectory { root in
+  @Test func checkListsEveryDropInSkippedForItsName() async throws {
+    try await withTemporaryDirectory { root in
       try FileManager.default.createDirectory(atPath: root + "/etc", withIntermediateDirectories: true)
       try FileManager.default.copyItem(
         atPath: repositoryRoot + "/Samples/demo/etc/demo", toPath: root + "/etc/demo")
       try write("read me\n", to: root + "/etc/demo/demo.conf.d/README")
       try write("[x]\n", to: root + "/etc/demo/demo.conf.d/10-tls.ini~")
-      let check = try runConfigDump(["--root", root, "--app", "demo", "--check"])
+      let check = try await runConfigDump(["--root", root, "--app", "demo", "--check"])
       #expect(check.status == 0, "\(check)")
       #expect(
         check.output.contains("/etc/demo/demo.conf.d/README: note: skipped: not a configuration file name"))
       #expect(check.output.contains("/etc/demo/demo.conf.d/10-tls.ini~: note: skipped: a hidden, backup"))
       #expect(check.output.contains("0 errors, 0 warnings, 2 skipped\n"))
       // A dump does not repeat notes on stderr.
-      let dump = try runConfigDump(["--root", root, "--app", "demo"])
+      let dump = try await runConfigDump(["--root", root, "--app", "demo"])
       #expect(!dump.errors.contains("skipped"))
     }
   }

@@ -53,16 +53,16 @@ func makeVolume(_ dir: String, _ files: [String: String], generation: Int) throw
     }
   }
 
-  @Test func configDumpRedactsSecretsUnlessAsked() throws {
-    try withTemporaryDirectory { dir in
+  @Test func configDumpRedactsSecretsUnlessAsked() async throws {
+    try await withTemporaryDirectory { dir in
       try makeVolume(dir + "/secrets", ["apiToken": "hunter2"], generation: 1)
-      let redacted = try runConfigDump(["--key-per-file", dir + "/secrets", "--show-origin"])
+      let redacted = try await runConfigDump(["--key-per-file", dir + "/secrets", "--show-origin"])
       #expect(redacted.status == 0)
       #expect(!redacted.output.contains("hunter2"))
       #expect(redacted.output.contains("<redacted>"))
-      let json = try runConfigDump(["--key-per-file", dir + "/secrets", "--format", "json"])
+      let json = try await runConfigDump(["--key-per-file", dir + "/secrets", "--format", "json"])
       #expect(!json.output.contains("hunter2"))
-      let shown = try runConfigDump([
+      let shown = try await runConfigDump([
         "--key-per-file", dir + "/secrets", "--key", "apiToken", "--show-secrets",
       ])
       #expect(shown.output == "hunter2\n")

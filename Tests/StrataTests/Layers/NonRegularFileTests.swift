@@ -4,28 +4,21 @@ import Testing
 
 @testable import Strata
 
-/// Runs `body` on its own thread and fails the test if it has not returned within `seconds`, so that a
-/// regression that blocks in `open` on a FIFO cannot hang the suite. On a timeout, every FIFO in `fifos`
-/// is opened for writing (without blocking), which releases a reader stuck in `open`.
+/// Runs `body` on a thread of its own and fails the test if it has not returned within `seconds`, so
+/// that a regression that blocks in `open` on a FIFO cannot hang the suite. On a timeout, every FIFO in
+/// `fifos` is opened for writing (without blocking), which releases a reader stuck in `open`. The test
+/// awaits the thread: no thread of the concurrency pool waits for it.
 func withDeadline<T: Sendable>(
   seconds: Double = 30, unblocking fifos: [String] = [], _ body: @escaping @Sendable () -> T
-) -> T? {
-  let result = Locked<T?>(nil)
-  let done = DispatchSemaphore(value: 0)
-  Thread.detachNewThread {
-    let value = body()
-    result.withLock { $0 = value }
-    done.signal()
+) async -> T? {
+  let thread = OwnThread(body)
+  if let value = await thread.value(within: seconds) { return value }
+  Issue.record("still blocked after \(seconds) s: a non-regular file was opened in a blocking mode")
+  for fifo in fifos {
+    let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+    if fd >= 0 { close(fd) }
   }
-  if done.wait(timeout: .now() + seconds) == .timedOut {
-    Issue.record("still blocked after \(seconds) s: a non-regular file was opened in a blocking mode")
-    for fifo in fifos {
-      let fd = open(fifo, O_WRONLY | O_NONBLOCK)
-      if fd >= 0 { close(fd) }
-    }
-    _ = done.wait(timeout: .now() + seconds)
-  }
-  return result.withLock { $0 }
+  return await thread.value(within: seconds)
 }
 
 /// Binds a unix socket at `path` and returns its descriptor (close it when done).
@@ -49,8 +42,8 @@ func bindUnixSocket(at path: String) throws -> Int32 {
 }
 
 @Suite struct NonRegularFileTests {
-  func load(_ layer: FileLayer, root: String, fifos: [String] = []) -> LayerContents? {
-    withDeadline(unblocking: fifos) {
+  func load(_ layer: FileLayer, root: String, fifos: [String] = []) async -> LayerContents? {
+    await withDeadline(unblocking: fifos) {
       layer.load(LoadContext(options: ParseOptions(resolvePath: rootResolver(root))))
     }
   }
@@ -61,12 +54,12 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     try #require(mkfifo(path, 0o644) == 0, "mkfifo: \(String(cString: strerror(errno)))")
   }
 
-  @Test func aFIFOAtAMainFilePathIsRefusedWithoutBlocking() throws {
-    try withTemporaryDirectory { root in
+  @Test func aFIFOAtAMainFilePathIsRefusedWithoutBlocking() async throws {
+    try await withTemporaryDirectory { root in
       try makeFIFO(root + "/etc/x/x.ini")
       try write("b = 2\n", to: root + "/etc/x/x.json.ini")
       let layer = FileLayer(scope: .system, files: ["/etc/x/x.ini", "/etc/x/x.json.ini"])
-      let contents = try #require(load(layer, root: root, fifos: [root + "/etc/x/x.ini"]))
+      let contents = try #require(await load(layer, root: root, fifos: [root + "/etc/x/x.ini"]))
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/x/x.ini: error: not a regular file: a FIFO (named pipe)"
@@ -76,12 +69,13 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func aFIFODropInIsRefusedNotMistakenForAnEmptyMask() throws {
-    try withTemporaryDirectory { root in
+  @Test func aFIFODropInIsRefusedNotMistakenForAnEmptyMask() async throws {
+    try await withTemporaryDirectory { root in
       try makeFIFO(root + "/etc/x/x.conf.d/10-pipe.ini")
       try write("k = 1\n", to: root + "/etc/x/x.conf.d/20-file.ini")
       let layer = FileLayer(scope: .system, files: [], dropInDirectory: "/etc/x/x.conf.d")
-      let contents = try #require(load(layer, root: root, fifos: [root + "/etc/x/x.conf.d/10-pipe.ini"]))
+      let contents = try #require(
+        await load(layer, root: root, fifos: [root + "/etc/x/x.conf.d/10-pipe.ini"]))
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/x/x.conf.d/10-pipe.ini: error: not a regular file: a FIFO (named pipe)"
@@ -90,12 +84,12 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func aUnixSocketIsRefused() throws {
-    try withTemporaryDirectory { root in
+  @Test func aUnixSocketIsRefused() async throws {
+    try await withTemporaryDirectory { root in
       try FileManager.default.createDirectory(atPath: root + "/etc/x", withIntermediateDirectories: true)
       let fd = try bindUnixSocket(at: root + "/etc/x/x.json")
       defer { close(fd) }
-      let contents = try #require(load(FileLayer(scope: .system, files: ["/etc/x/x.json"]), root: root))
+      let contents = try #require(await load(FileLayer(scope: .system, files: ["/etc/x/x.json"]), root: root))
       #expect(
         contents.diagnostics.map(\.description) == ["/etc/x/x.json: error: not a regular file: a socket"])
       #expect(contents.documents.isEmpty)
@@ -103,11 +97,11 @@ func bindUnixSocket(at path: String) throws -> Int32 {
   }
 
   @Test(arguments: ["/dev/zero", "/dev/urandom"])
-  func aSymlinkToAnEndlessDeviceIsRefused(device: String) throws {
-    try withTemporaryDirectory { root in
+  func aSymlinkToAnEndlessDeviceIsRefused(device: String) async throws {
+    try await withTemporaryDirectory { root in
       try FileManager.default.createDirectory(atPath: root + "/etc/x", withIntermediateDirectories: true)
       try FileManager.default.createSymbolicLink(atPath: root + "/etc/x/x.ini", withDestinationPath: device)
-      let contents = try #require(load(FileLayer(scope: .system, files: ["/etc/x/x.ini"]), root: root))
+      let contents = try #require(await load(FileLayer(scope: .system, files: ["/etc/x/x.ini"]), root: root))
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/x/x.ini: error: not a regular file: a character device"
@@ -117,14 +111,14 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func aDirectoryNamedLikeAConfigFileIsRefusedAsMainFileAndDropIn() throws {
-    try withTemporaryDirectory { root in
+  @Test func aDirectoryNamedLikeAConfigFileIsRefusedAsMainFileAndDropIn() async throws {
+    try await withTemporaryDirectory { root in
       try FileManager.default.createDirectory(
         atPath: root + "/etc/x/x.ini", withIntermediateDirectories: true)
       try FileManager.default.createDirectory(
         atPath: root + "/etc/x/x.conf.d/demo.ini", withIntermediateDirectories: true)
       let layer = FileLayer(scope: .system, files: ["/etc/x/x.ini"], dropInDirectory: "/etc/x/x.conf.d")
-      let contents = try #require(load(layer, root: root))
+      let contents = try #require(await load(layer, root: root))
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/x/x.ini: error: not a regular file: a directory",
@@ -133,8 +127,8 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func devNullStillMasksADropInAndReadsAsAnEmptyMainFile() throws {
-    try withTemporaryDirectory { root in
+  @Test func devNullStillMasksADropInAndReadsAsAnEmptyMainFile() async throws {
+    try await withTemporaryDirectory { root in
       try FileManager.default.createDirectory(
         atPath: root + "/etc/x/x.conf.d", withIntermediateDirectories: true)
       try FileManager.default.createSymbolicLink(
@@ -143,15 +137,15 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       try FileManager.default.createSymbolicLink(
         atPath: root + "/etc/x/x.ini", withDestinationPath: "/dev/null")
       let layer = FileLayer(scope: .system, files: ["/etc/x/x.ini"], dropInDirectory: "/etc/x/x.conf.d")
-      let contents = try #require(load(layer, root: root))
+      let contents = try #require(await load(layer, root: root))
       #expect(contents.diagnostics.isEmpty)
       #expect(contents.documents.map(\.path) == ["/etc/x/x.ini", "/etc/x/x.conf.d/20-file.ini"])
       #expect(contents.documents.first?.root.table?.isEmpty == true)
     }
   }
 
-  @Test func aDanglingSymlinkIsAWarningWithItsTargetAndAnErrorWhenNamedExplicitly() throws {
-    try withTemporaryDirectory { root in
+  @Test func aDanglingSymlinkIsAWarningWithItsTargetAndAnErrorWhenNamedExplicitly() async throws {
+    try await withTemporaryDirectory { root in
       try FileManager.default.createDirectory(
         atPath: root + "/etc/x/x.conf.d", withIntermediateDirectories: true)
       try FileManager.default.createSymbolicLink(
@@ -159,7 +153,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       try FileManager.default.createSymbolicLink(
         atPath: root + "/etc/x/x.conf.d/10-a.ini", withDestinationPath: "/nowhere/10-a.ini")
       let layer = FileLayer(scope: .system, files: ["/etc/x/x.ini"], dropInDirectory: "/etc/x/x.conf.d")
-      let contents = try #require(load(layer, root: root))
+      let contents = try #require(await load(layer, root: root))
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/x/x.ini: warning: a symbolic link to gone.ini, which does not exist; the file is treated as absent",
@@ -168,7 +162,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
         ])
       #expect(contents.documents.isEmpty)
       let named = try #require(
-        load(FileLayer(scope: .user, files: ["/etc/x/x.ini"], requiresFiles: true), root: root))
+        await load(FileLayer(scope: .user, files: ["/etc/x/x.ini"], requiresFiles: true), root: root))
       #expect(named.diagnostics.map(\.severity) == [.error])
       #expect(named.diagnostics.first?.error.code == .notFound)
       #expect(
@@ -177,12 +171,12 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func aWorldWritableDropInDirectoryIsRefusedInSystemScopesOnly() throws {
-    try withTemporaryDirectory { root in
+  @Test func aWorldWritableDropInDirectoryIsRefusedInSystemScopesOnly() async throws {
+    try await withTemporaryDirectory { root in
       try write("k = 1\n", to: root + "/etc/x/x.conf.d/10-a.ini")
       #expect(chmod(root + "/etc/x/x.conf.d", 0o777) == 0)
       let system = try #require(
-        load(FileLayer(scope: .system, files: [], dropInDirectory: "/etc/x/x.conf.d"), root: root))
+        await load(FileLayer(scope: .system, files: [], dropInDirectory: "/etc/x/x.conf.d"), root: root))
       #expect(
         system.diagnostics.map(\.description) == [
           "/etc/x/x.conf.d: error: refusing a directory anyone can write (mode 0777); fix it with: "
@@ -191,23 +185,25 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       #expect(system.diagnostics.first?.error.code == .insecurePermissions)
       #expect(system.documents.isEmpty)
       let user = try #require(
-        load(FileLayer(scope: .user, files: [], dropInDirectory: "/etc/x/x.conf.d"), root: root))
+        await load(FileLayer(scope: .user, files: [], dropInDirectory: "/etc/x/x.conf.d"), root: root))
       #expect(user.diagnostics.isEmpty)
       #expect(user.documents.count == 1)
       #expect(chmod(root + "/etc/x/x.conf.d", 0o755) == 0)
       let fixed = try #require(
-        load(FileLayer(scope: .system, files: [], dropInDirectory: "/etc/x/x.conf.d"), root: root))
+        await load(FileLayer(scope: .system, files: [], dropInDirectory: "/etc/x/x.conf.d"), root: root))
       #expect(fixed.diagnostics.isEmpty)
       #expect(fixed.documents.count == 1)
     }
   }
 
-  @Test func aKeyPerFileFIFOEntryIsRefusedAndTheOtherKeysLoad() throws {
-    try withTemporaryDirectory { dir in
+  @Test func aKeyPerFileFIFOEntryIsRefusedAndTheOtherKeysLoad() async throws {
+    try await withTemporaryDirectory { dir in
       try makeFIFO(dir + "/pipe")
       try write("app", to: dir + "/user")
       let contents = try #require(
-        withDeadline(unblocking: [dir + "/pipe"]) { KeyPerFileLayer(directory: dir).load(LoadContext()) })
+        await withDeadline(unblocking: [dir + "/pipe"]) {
+          KeyPerFileLayer(directory: dir).load(LoadContext())
+        })
       #expect(
         contents.diagnostics.map(\.description) == [
           "\(dir)/pipe: error: not a regular file: a FIFO (named pipe)"
@@ -217,11 +213,11 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func anINIIncludeOfAFIFOIsRefused() throws {
-    try withTemporaryDirectory { root in
+  @Test func anINIIncludeOfAFIFOIsRefused() async throws {
+    try await withTemporaryDirectory { root in
       try makeFIFO(root + "/pipe.ini")
       try write("a = 1\n!include pipe.ini\n", to: root + "/main.ini")
-      let outcome = withDeadline(unblocking: [root + "/pipe.ini"]) { () -> String in
+      let outcome = await withDeadline(unblocking: [root + "/pipe.ini"]) { () -> String in
         do throws(StrataError) {
           _ = try Formats.load(path: root + "/main.ini")
           return "loaded"
@@ -233,12 +229,12 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func aStoreStartsWithAFIFOAtItsSystemFileAndReportsIt() throws {
-    try withTemporaryDirectory { root in
+  @Test func aStoreStartsWithAFIFOAtItsSystemFileAndReportsIt() async throws {
+    try await withTemporaryDirectory { root in
       try makeFIFO(root + "/etc/demo/demo.ini")
       try write(#"{"port": 8080}"#, to: root + "/etc/demo/demo.json")
       let diagnostics = try #require(
-        withDeadline(unblocking: [root + "/etc/demo/demo.ini"]) { () -> [String] in
+        await withDeadline(unblocking: [root + "/etc/demo/demo.ini"]) { () -> [String] in
           SettingsStore(app: "demo", root: root, environment: [:]).diagnostics.map(\.description)
         })
       #expect(
@@ -247,15 +243,15 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func configDumpCheckListsADanglingDropInSymlinkWithItsTarget() throws {
-    try withTemporaryDirectory { root in
+  @Test func configDumpCheckListsADanglingDropInSymlinkWithItsTarget() async throws {
+    try await withTemporaryDirectory { root in
       try write("port = 1\n", to: root + "/etc/demo/demo.ini")
       try FileManager.default.createDirectory(
         atPath: root + "/etc/demo/demo.conf.d", withIntermediateDirectories: true)
       try FileManager.default.createSymbolicLink(
         atPath: root + "/etc/demo/demo.conf.d/50-gone.ini", withDestinationPath: "/usr/share/demo/50-gone.ini"
       )
-      let run = try runConfigDump(["--check", "--app", "demo", "--root", root, "--home", "/home/user"])
+      let run = try await runConfigDump(["--check", "--app", "demo", "--root", root, "--home", "/home/user"])
       let all = run.output + run.errors
       #expect(
         all.contains(
@@ -265,8 +261,8 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func aReReadOfAFileReplacedByAFIFOIsRefusedAndKeepsTheLastGoodValues() throws {
-    try withTemporaryDirectory { root in
+  @Test func aReReadOfAFileReplacedByAFIFOIsRefusedAndKeepsTheLastGoodValues() async throws {
+    try await withTemporaryDirectory { root in
       try write("port = 8080\n", to: root + "/etc/x/x.ini")
       let cache = DocumentCache()
       let layer = FileLayer(scope: .system, files: ["/etc/x/x.ini"])
@@ -275,7 +271,8 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       #expect(first.diagnostics.isEmpty)
       try FileManager.default.removeItem(atPath: root + "/etc/x/x.ini")
       try makeFIFO(root + "/etc/x/x.ini")
-      let again = try #require(withDeadline(unblocking: [root + "/etc/x/x.ini"]) { layer.load(context) })
+      let again = try #require(
+        await withDeadline(unblocking: [root + "/etc/x/x.ini"]) { layer.load(context) })
       #expect(
         again.diagnostics.map(\.description) == [
           "/etc/x/x.ini: error: not a regular file: a FIFO (named pipe)"
@@ -284,28 +281,15 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     }
   }
 
-  @Test func configDumpRefusesAFIFOAndExits() throws {
-    try withTemporaryDirectory { root in
+  @Test func configDumpRefusesAFIFOAndExits() async throws {
+    try await withTemporaryDirectory { root in
       try makeFIFO(root + "/demo.ini")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: configDumpPath)
-      process.arguments = ["--check", root + "/demo.ini"]
-      let err = Pipe()
-      process.standardError = err
-      process.standardOutput = err
-      let exited = DispatchSemaphore(value: 0)
-      process.terminationHandler = { _ in exited.signal() }
-      try process.run()
-      if exited.wait(timeout: .now() + 60) == .timedOut {
-        Issue.record("config-dump still running after 60 s on a FIFO")
-        process.terminate()
-        let fd = open(root + "/demo.ini", O_WRONLY | O_NONBLOCK)
-        if fd >= 0 { close(fd) }
-        exited.wait()
-      }
-      let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      #expect(process.terminationStatus == 1)
-      #expect(errors.contains("\(root)/demo.ini: error: not a regular file: a FIFO (named pipe)"))
+      // A hang would be killed at the deadline (status 137), and fail here.
+      let run = try await Spawn.run(configDumpPath, ["--check", root + "/demo.ini"], within: 60)
+      #expect(run.status == 1, "\(run)")
+      #expect(
+        (run.output + run.errors).contains("\(root)/demo.ini: error: not a regular file: a FIFO (named pipe)")
+      )
     }
   }
 }

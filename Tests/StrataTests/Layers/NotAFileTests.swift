@@ -6,24 +6,17 @@ import Testing
 
 /// Anything at a configuration path that is not a regular file is refused, at once, with what it is.
 @Suite struct NotAFileTests {
-  /// Runs `body` on a thread of its own and waits up to `seconds`: a regression that blocks in open()
-  /// fails the test instead of hanging the suite.
-  func finishes<T: Sendable>(within seconds: Double = 60, _ body: @escaping @Sendable () -> T) -> T? {
-    let result = Locked<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-      result.withLock { $0 = body() }
-      done.signal()
-    }.start()
-    guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-    return result.withLock { $0 }
+  /// Runs `body` on a thread of its own and awaits it up to `seconds`: a regression that blocks in
+  /// open() fails the test instead of hanging the suite (or a thread of the concurrency pool).
+  func finishes<T: Sendable>(within seconds: Double = 60, _ body: @escaping @Sendable () -> T) async -> T? {
+    await OwnThread(body).value(within: seconds)
   }
 
-  @Test func aFIFOAtTheSystemFileDoesNotHangAStoreAndIsReported() throws {
-    try withTemporaryDirectory { root in
+  @Test func aFIFOAtTheSystemFileDoesNotHangAStoreAndIsReported() async throws {
+    try await withTemporaryDirectory { root in
       try FileManager.default.createDirectory(atPath: root + "/etc/app", withIntermediateDirectories: true)
       #expect(mkfifo(root + "/etc/app/app.ini", 0o644) == 0)
-      let diagnostics = finishes {
+      let diagnostics = await finishes {
         SettingsStore(app: "app", root: root, environment: ["HOME": "/home/user"]).diagnostics.map(
           \.description)
       }
@@ -32,8 +25,8 @@ import Testing
     }
   }
 
-  @Test func configDumpRefusesEveryKindOfNonFile() throws {
-    try withTemporaryDirectory { dir in
+  @Test func configDumpRefusesEveryKindOfNonFile() async throws {
+    try await withTemporaryDirectory { dir in
       #expect(mkfifo(dir + "/fifo.ini", 0o644) == 0)
       let socketFD = try bindUnixSocket(at: dir + "/socket.ini")
       defer { close(socketFD) }
@@ -47,7 +40,7 @@ import Testing
       ]
       for (name, kind) in expected {
         // A hang would be killed at the deadline, and fail here.
-        let run = try Spawn.run(configDumpPath, [dir + "/" + name, "--check"], within: 60)
+        let run = try await Spawn.run(configDumpPath, [dir + "/" + name, "--check"], within: 60)
         #expect(run.status == 1, "\(name): \(run)")
         #expect(
           run.output.contains("\(dir)/\(name): error: not a regular file: \(kind)"), "\(name): \(run.output)")
@@ -55,8 +48,8 @@ import Testing
     }
   }
 
-  @Test func aFIFOIncludedOrDroppedInIsRefusedToo() throws {
-    try withTemporaryDirectory { root in
+  @Test func aFIFOIncludedOrDroppedInIsRefusedToo() async throws {
+    try await withTemporaryDirectory { root in
       try write("a = 1\n!include pipe.ini\n", to: root + "/etc/app/app.ini")
       #expect(mkfifo(root + "/etc/app/pipe.ini", 0o644) == 0)
       try FileManager.default.createDirectory(
@@ -64,7 +57,7 @@ import Testing
       #expect(mkfifo(root + "/etc/app/app.conf.d/10-pipe.ini", 0o644) == 0)
       let layer = FileLayer(
         scope: .system, files: ["/etc/app/app.ini"], dropInDirectory: "/etc/app/app.conf.d")
-      let contents = finishes {
+      let contents = await finishes {
         layer.load(LoadContext(options: ParseOptions(resolvePath: { root + $0 }))).diagnostics.map(
           \.description)
       }

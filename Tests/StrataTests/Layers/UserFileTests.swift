@@ -12,8 +12,8 @@ import Testing
     (["HOME": "/home/me", "XDG_CONFIG_HOME": "/cfg"], "/cfg/app/app.json"),
     (["HOME": "/home/me", "XDG_CONFIG_HOME": "/nowhere"], "/home/me/.config/app/app.json"),
   ])
-  func theStoreAndConfigDumpAgree(environment: [String: String], expected: String) throws {
-    try withTemporaryDirectory { root in
+  func theStoreAndConfigDumpAgree(environment: [String: String], expected: String) async throws {
+    try await withTemporaryDirectory { root in
       for home in ["/home/user/.config/app", "/home/me/.config/app", "/cfg/app"] {
         try write(#"{"who": "\#(home)"}"#, to: root + home + "/app.json")
       }
@@ -21,13 +21,13 @@ import Testing
       let fromStore = store.snapshot.entry(forKey: "who")?.origin.path
       #expect(fromStore == expected)
       #expect(store.writeTarget == .file(expected))
-      let run = try runConfigDump(
+      let run = try await runConfigDump(
         ["--root", root, "--app", "app", "--key", "who", "--show-origin"], environment: environment)
       #expect(run.output.hasSuffix("\t\(expected):1:9\n"), "\(run)")
       // --home and `home:` choose alike.
       let chosen = SettingsStore(app: "app", root: root, home: "/home/me", environment: environment)
       #expect(chosen.snapshot.entry(forKey: "who")?.origin.path == "/home/me/.config/app/app.json")
-      let chosenRun = try runConfigDump(
+      let chosenRun = try await runConfigDump(
         ["--root", root, "--app", "app", "--home", "/home/me", "--key", "who", "--show-origin"],
         environment: environment)
       #expect(chosenRun.output.hasSuffix("\t/home/me/.config/app/app.json:1:9\n"), "\(chosenRun)")
@@ -38,8 +38,8 @@ import Testing
 /// A user-layer file that another user owns is not read (as git's `safe.directory`).
 @Suite struct UserFileOwnerTests {
   @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
-  func aUserFileOwnedBySomeoneElseIsRefused() throws {
-    try withTemporaryDirectory { root in
+  func aUserFileOwnedBySomeoneElseIsRefused() async throws {
+    try await withTemporaryDirectory { root in
       try write(#"{"port": 1}"#, to: root + "/home/user/.config/app/app.json")
       #expect(chown(root + "/home/user/.config/app/app.json", 65534, 65534) == 0)
       let store = SettingsStore(app: "app", root: root, environment: ["HOME": "/home/user"])
@@ -49,7 +49,7 @@ import Testing
           $0.hasPrefix("/home/user/.config/app/app.json: error: refusing a user file owned by uid 65534")
         })
       // A file named on config-dump's command line is the user's choice: read.
-      let run = try runConfigDump([root + "/home/user/.config/app/app.json", "--key", "port"])
+      let run = try await runConfigDump([root + "/home/user/.config/app/app.json", "--key", "port"])
       #expect(run.output == "1\n")
     }
   }

@@ -28,8 +28,8 @@ final class BoundedSettings: SettingsGroup, @unchecked Sendable {
     #expect(imported.entry(forKey: "server.port")?.maximum?.kind == .integer(65535))
   }
 
-  @Test func checkWithTheSchemaRejectsWhatTheProgramRejects() throws {
-    try withTemporaryDirectory { dir in
+  @Test func checkWithTheSchemaRejectsWhatTheProgramRejects() async throws {
+    try await withTemporaryDirectory { dir in
       let group = BoundedSettings.inMemory()
       let schema = group.store.schema.jsonSchema(title: "bounded")
       try write(String(decoding: try JSONFormat().serialize(schema), as: UTF8.self), to: dir + "/schema.json")
@@ -41,7 +41,7 @@ final class BoundedSettings: SettingsGroup, @unchecked Sendable {
       #expect(settings.sampleRate == 0.5)
       #expect(settings.level == .debug)
       // The check says the same.
-      let check = try runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
+      let check = try await runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
       #expect(check.status == 1)
       #expect(
         check.output.contains("app.ini:2:8: error: invalid value 70000 for server.port: must be in 1...65535")
@@ -50,7 +50,7 @@ final class BoundedSettings: SettingsGroup, @unchecked Sendable {
         check.output.contains(
           "app.ini:3:14: error: invalid value 1.5 for server.sampleRate: must be in 0.0...1.0"))
       #expect(!check.output.contains("server.level"))
-      let dump = try runConfigDump([
+      let dump = try await runConfigDump([
         dir + "/app.ini", "--schema", dir + "/schema.json", "--key", "server.level",
       ])
       #expect(dump.output == "debug\n")

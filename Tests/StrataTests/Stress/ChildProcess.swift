@@ -22,9 +22,9 @@ final class ChildProcess: @unchecked Sendable {
   // @unchecked: one test drives a child at a time, one call after another (each call hands the object
   // to a thread of its own and awaits it); nothing touches it concurrently.
   let pid: pid_t
+  private let exit: ProcessExit
   private var output: Int32
   private var buffer: [UInt8] = []
-  private var reaped = false
   private(set) var transcript = ""
 
   /// Starts `executable` with `arguments` and `environment` (nothing inherited), in `directory`, with a
@@ -43,6 +43,7 @@ final class ChildProcess: @unchecked Sendable {
       close(fds[0])
       throw error
     }
+    exit = ProcessExit(pid)
     self.output = fds[0]
   }
 
@@ -82,10 +83,11 @@ final class ChildProcess: @unchecked Sendable {
     }
   }
 
-  /// Reads more output; false at end of output, on error, or when nothing came within `timeout`.
+  /// Reads more output; false at end of output, on error, or when nothing came within `timeout` (0:
+  /// only what is there already, without waiting at all).
   private func fill(timeout: Double) -> Bool {
     var request = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-    let ready = poll(&request, 1, Int32(min(timeout * 1000, 3_600_000)) + 1)
+    let ready = poll(&request, 1, timeout <= 0 ? 0 : Int32(min(timeout * 1000, 3_600_000)) + 1)
     if ready < 0 { return errno == EINTR }
     guard ready > 0 else { return false }
     var chunk = [UInt8](repeating: 0, count: 4096)
@@ -106,21 +108,7 @@ final class ChildProcess: @unchecked Sendable {
   /// Waits up to `seconds` for the child to end; `nil` if it is still running then (it is left
   /// running; the deinit kills it).
   func ending(within seconds: Double) async -> Ending? {
-    await onOwnThread {
-      let deadline = Date().addingTimeInterval(seconds)
-      while deadline.timeIntervalSinceNow > 0 {
-        var status: Int32 = 0
-        let result = waitpid(self.pid, &status, WNOHANG)
-        if result == self.pid {
-          self.reaped = true
-          let signal = status & 0x7f
-          return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-        }
-        if result < 0 && errno != EINTR { return nil }
-        usleep(2_000)  // polling a child's state has no event to wait for
-      }
-      return nil
-    }
+    await exit.ending(within: seconds).map(Ending.init)
   }
 
   /// Sends a signal.
@@ -130,47 +118,40 @@ final class ChildProcess: @unchecked Sendable {
   enum Ending: Equatable {
     case exited(Int32)
     case signaled(Int32)
-  }
 
-  /// Waits for the child to end (it must be ending: killed, or done).
-  @discardableResult
-  func wait() async -> Ending {
-    await onOwnThread { self.blockingWait() }
-  }
-
-  @discardableResult
-  private func blockingWait() -> Ending {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    reaped = true
-    let signal = status & 0x7f
-    return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-  }
-
-  /// Everything the child printed from now until it ends (or `seconds` pass), then its ending.
-  func finish(within seconds: Double = 60) async -> (output: String, ending: Ending) {
-    await onOwnThread {
-      let start = self.transcript.count
-      let deadline = Date().addingTimeInterval(seconds)
-      while deadline.timeIntervalSinceNow > 0, self.fill(timeout: deadline.timeIntervalSinceNow) {}
-      if deadline.timeIntervalSinceNow <= 0 { self.send(SIGKILL) }
-      let ending = self.blockingWait()
-      return (String(self.transcript.dropFirst(start)), ending)
+    init(_ status: WaitStatus) {
+      if let signal = status.signal {
+        self = .signaled(signal)
+      } else {
+        self = .exited(status.exitCode ?? 0)
+      }
     }
+  }
+
+  /// Waits for the child to end (it must be ending: killed, or done); one still running after
+  /// `seconds` fails the test and is killed.
+  @discardableResult
+  func wait(within seconds: Double = 120) async -> Ending {
+    if let ending = await ending(within: seconds) { return ending }
+    Issue.record("pid \(pid) still running \(seconds) s after it should have ended: killed")
+    return Ending(await exit.reap(killingAfter: 0))
+  }
+
+  /// Everything the child printed from now until it ends (or `seconds` pass: then it is killed), then
+  /// its ending.
+  func finish(within seconds: Double = 60) async -> (output: String, ending: Ending) {
+    let start = transcript.count
+    let deadline = Date().addingTimeInterval(seconds)
+    await onOwnThread {
+      while deadline.timeIntervalSinceNow > 0, self.fill(timeout: deadline.timeIntervalSinceNow) {}
+    }
+    // The output has ended (or the deadline passed): the child ends now, or is made to.
+    let ending = Ending(await exit.reap(killingAfter: max(0, deadline.timeIntervalSinceNow)))
+    return (String(transcript.dropFirst(start)), ending)
   }
 
   deinit {
-    if !reaped {
-      send(SIGKILL)
-      blockingWait()
-    }
+    exit.killAndReapInBackground()
     if output >= 0 { close(output) }
-  }
-}
-
-/// Runs blocking work on a new thread and awaits its result, leaving the concurrency pool free.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-  await withCheckedContinuation { continuation in
-    Thread { continuation.resume(returning: work()) }.start()
   }
 }

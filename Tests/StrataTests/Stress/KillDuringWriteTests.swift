@@ -124,7 +124,7 @@ func string(_ value: SettingValue?) -> String? {
       try write("{\"live\": ", to: prefix + "Live01")  // a live writer's: locked
       let live = open(prefix + "Live01", O_RDONLY)
       defer { close(live) }
-      #expect(flock(live, LOCK_EX) == 0)
+      #expect(flock(live, LOCK_EX | LOCK_NB) == 0)  // never waits: nothing else holds it
       try write("x", to: dir + "/.app.json.swp")  // not ours
       // Another file's.
       try write("x", to: dir + "/" + AtomicFile.temporaryPrefix(of: "other.json") + "Dead02")

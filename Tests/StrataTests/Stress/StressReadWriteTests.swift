@@ -32,30 +32,6 @@ final class GammaStressSettings: SettingsGroup, @unchecked Sendable {
   func record(_ index: Int) -> SettingRecord<Int> { [$w0, $w1, $w2, $w3][index] }
 }
 
-/// Threads started together and joined without blocking the concurrency pool.
-final class ThreadGroup: Sendable {
-  private let group = DispatchGroup()
-
-  func spawn(_ body: @escaping @Sendable () -> Void) {
-    group.enter()
-    Thread { [group] in
-      body()
-      group.leave()
-    }.start()
-  }
-
-  func join() async { await onOwnThread { [group] in group.wait() } }
-}
-
-/// An `Int` shared between threads (an `Atomic`, which closures cannot capture, in a class).
-final class SharedInt: Sendable {
-  private let atomic: Atomic<Int>
-  init(_ value: Int = 0) { atomic = Atomic(value) }
-  func load() -> Int { atomic.load(ordering: .acquiring) }
-  func store(_ value: Int) { atomic.store(value, ordering: .releasing) }
-  func add(_ value: Int) { atomic.add(value, ordering: .relaxed) }
-}
-
 /// The first few problems seen by any thread, and how many in all.
 final class Violations: Sendable {
   private let first = Locked<[String]>([])

@@ -18,39 +18,51 @@ import Testing
       // lock keeps one's read-modify-write from overwriting the other's.
       let stores = [store(path), store(path)]
       let perWriter = 150
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for (writer, store) in stores.enumerated() {
-          group.addTask {
-            for index in 0..<perWriter {
-              try store.write(SettingValue(.integer(index), origin: .runtime), forKey: "w\(writer).k\(index)")
-            }
+      // Threads of their own: a writer waiting for the other's lock sleeps between tries, which must
+      // not hold a thread of the concurrency pool.
+      let failures = SharedInt()
+      await ThreadGroup.run(stores.count) { writer in
+        for index in 0..<perWriter {
+          do {
+            try stores[writer].write(
+              SettingValue(.integer(index), origin: .runtime), forKey: "w\(writer).k\(index)")
+          } catch {
+            failures.add(1)
+            Issue.record("writer \(writer), write \(index): \(error)")
           }
         }
-        try await group.waitForAll()
       }
+      #expect(failures.load() == 0)
       let reread = LayerStack(layers: [FileLayer(scope: .user, files: [path])]).load()
       #expect(reread.diagnostics.isEmpty, "\(reread.diagnostics)")
       #expect(reread.keys.count == 2 * perWriter, "lost \(2 * perWriter - reread.keys.count) updates")
     }
   }
 
-  @Test func aWriterThatCannotGetTheLockInTimeThrowsAndWritesNothing() throws {
-    try withTemporaryDirectory { dir in
+  @Test func aWriterThatCannotGetTheLockInTimeThrowsAndWritesNothing() async throws {
+    try await withTemporaryDirectory { dir in
       let holder = open(dir, O_RDONLY | O_DIRECTORY)
       defer { close(holder) }
-      #expect(flock(holder, LOCK_EX) == 0)
-      var ran = false
-      #expect {
-        try WriterLock.withLock(directory: dir, reportedAs: dir + "/app.json", timeout: .milliseconds(30)) {
-          ran = true
+      #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)  // never waits: nothing else holds it
+      let ran = SharedInt()
+      // On a thread of its own: the writer sleeps between tries until its 30 ms are up.
+      let failure = await onOwnThread { () -> StrataError? in
+        do throws(StrataError) {
+          try WriterLock.withLock(directory: dir, reportedAs: dir + "/app.json", timeout: .milliseconds(30)) {
+            ran.store(1)
+          }
+          return nil
+        } catch {
+          return error
         }
-      } throws: { error in
-        (error as? StrataError)?.message.contains("another process has been writing") == true
       }
-      #expect(!ran)
+      #expect(
+        failure?.message.contains("another process has been writing") == true,
+        "\(String(describing: failure))")
+      #expect(ran.load() == 0)
       #expect(flock(holder, LOCK_UN) == 0)
-      try WriterLock.withLock(directory: dir, reportedAs: dir, timeout: .milliseconds(30)) { ran = true }
-      #expect(ran)
+      try WriterLock.withLock(directory: dir, reportedAs: dir, timeout: .milliseconds(30)) { ran.store(1) }
+      #expect(ran.load() == 1)
     }
   }
 

@@ -41,12 +41,45 @@ final class NotifySocket {
     var buffer = [UInt8](repeating: 0, count: 4096)
     while Date() < deadline {
       let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-      if count > 0 {
-        return String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
-      }
+      if count > 0 { return Self.fields(of: buffer[..<count]) }
       try? await Task.sleep(for: .milliseconds(5))
     }
     return nil
+  }
+
+  /// A datagram's fields, split at its newline bytes as systemd splits them (not at Characters, where
+  /// "\r\n" is one and would hide a field a value started).
+  static func fields(of datagram: ArraySlice<UInt8>) -> [String] {
+    datagram.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+  }
+
+  /// Fills the socket's queue as a busy or stuck systemd leaves it: sends `X-FILLER=1` datagrams, each
+  /// from a fresh socket (the limit is the receiver's queue length, not a sender's buffer), until one
+  /// would block. Returns how many were sent.
+  func fill() -> Int {
+    var socketAddress = sockaddr_un()
+    socketAddress.sun_family = sa_family_t(AF_UNIX)
+    var bytes = Array(address.utf8)
+    if path == nil { bytes[0] = 0 }
+    withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: bytes) }
+    let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (path == nil ? 0 : 1))
+    let filler = Array("X-FILLER=1".utf8)
+    for sent in 0..<100_000 {
+      let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      guard sender >= 0 else { return sent }
+      defer { close(sender) }
+      let result = withUnsafePointer(to: &socketAddress) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+          filler.withUnsafeBytes {
+            sendto(sender, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), target, length)
+          }
+        }
+      }
+      if result < 0 { return sent }
+    }
+    return 100_000
   }
 
   /// The datagrams until one that contains `field` (that one included), or `nil` after a deadline.

@@ -37,6 +37,95 @@ import Testing
     #expect(!SystemdNotifier(socketPath: "").isEnabled)
   }
 
+  @Test func aValueCannotStartAFieldOrCarryANul() async throws {
+    let systemd = try NotifySocket(path: nil)
+    let notifier = SystemdNotifier(socketPath: systemd.address)
+    // "\r\n" is one Character: a replacement of "\n" on Characters let it through whole.
+    #expect(notifier.status("a\r\nMAINPID=1"))
+    #expect(await systemd.next() == ["STATUS=a  MAINPID=1"])
+    #expect(notifier.status("a\u{0}READY=1"))
+    #expect(await systemd.next() == ["STATUS=a READY=1"])
+    #expect(notifier.ready(status: "b\rRELOADING=1\n\r"))
+    #expect(await systemd.next() == ["READY=1", "STATUS=b RELOADING=1  "])
+    #expect(notifier.send(["X-A=1\r\nX-B=2", "X-C=\u{0}"]))
+    #expect(await systemd.next() == ["X-A=1  X-B=2", "X-C= "])
+  }
+
+  @Test func aSocketNobodyReadsHoldsUpNoCallAndGetsTheNewestStatusAndReadyOnceRead() async throws {
+    let systemd = try NotifySocket(path: nil)
+    let filled = systemd.fill()
+    try #require(filled > 0)
+    let notifier = SystemdNotifier(socketPath: systemd.address)
+    // On a thread of its own, awaited: what is checked is that the calls return at all (a blocking send
+    // would hang here until systemd reads), not how fast.
+    let calls = await OwnThread { () -> [Bool] in
+      var accepted = (1...1_000).map { notifier.status("edit \($0)") }
+      accepted.append(notifier.ready())
+      accepted.append(notifier.status("final"))
+      return accepted
+    }.value(within: 120)
+    let accepted = try #require(calls, "a notification blocked on a socket nobody reads")
+    #expect(accepted.allSatisfy { $0 }, "a queued message counts as accepted")
+    // Nothing was read yet: the statuses merged, READY=1 kept its place.
+    let waiting = NotifyOutbox.forSocket(systemd.address).waiting.map {
+      NotifySocket.fields(of: $0.bytes[...])
+    }
+    #expect(waiting == [["STATUS=edit 1000"], ["READY=1"], ["STATUS=final"]])
+
+    // systemd reads again: the filler, then the notifier's messages, in order.
+    var received: [[String]] = []
+    while let fields = await systemd.next() {
+      if fields != ["X-FILLER=1"] { received.append(fields) }
+      if fields == ["STATUS=final"] { break }
+    }
+    #expect(received == [["STATUS=edit 1000"], ["READY=1"], ["STATUS=final"]])
+    #expect(await waitUntil(within: 60) { NotifyOutbox.forSocket(systemd.address).waiting.isEmpty })
+  }
+
+  /// A notification never holds up a reload: with the socket full and nobody reading it, every edit is
+  /// applied, and once systemd reads again the last message says the current generation is ready.
+  @Test func reloadsGoOnWhileNobodyReadsTheSocket() async throws {
+    try await withTemporaryDirectory { dir in
+      try write("[server]\nworkers = 1\n", to: dir + "/app.ini")
+      let systemd = try NotifySocket(path: dir + "/notify")
+      try #require(systemd.fill() > 0)
+      let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
+      let settings = EventedSettings(store: store)
+      let (requests, request) = AsyncStream<Void>.makeStream()
+      let notifier = SystemdNotifier(socketPath: systemd.address)
+      let running = Task { await store.run(reloadRequests: requests, notifying: notifier) }
+      defer { running.cancel() }
+      // More reloads than the outbox holds messages (each says RELOADING=1 and READY=1).
+      for workers in 2...61 {
+        try replaceFile(dir + "/app.ini", with: "[server]\nworkers = \(workers)\n")
+        request.yield()
+        try #require(
+          await waitUntil(within: 60) { settings.workers == workers }, "edit \(workers) not applied")
+      }
+      let current = "STATUS=configuration generation \(store.generation)"
+      var sawCurrent = false
+      while let fields = await systemd.next() {
+        if fields.contains("READY=1") && fields.contains(current) {
+          sawCurrent = true
+          break
+        }
+      }
+      #expect(sawCurrent, "no READY=1 with \(current) once the socket was read")
+      #expect(await waitUntil(within: 60) { NotifyOutbox.forSocket(systemd.address).waiting.isEmpty })
+    }
+  }
+
+  @Test func withNothingListeningASendFailsAndNothingWaits() throws {
+    try withTemporaryDirectory { dir in
+      let notifier = SystemdNotifier(socketPath: dir + "/nobody")
+      #expect(notifier.isEnabled)
+      #expect(!notifier.ready())
+      #expect(NotifyOutbox.forSocket(dir + "/nobody").waiting.isEmpty)
+      let tooLong = SystemdNotifier(socketPath: "/" + String(repeating: "x", count: 200))
+      #expect(!tooLong.status("s"))
+    }
+  }
+
   @Test func theRunLoopSaysReadyAndAppliesAReloadBeforeSayingReadyAgain() async throws {
     try await withTemporaryDirectory { dir in
       try write("[server]\nworkers = 1\n", to: dir + "/app.ini")
@@ -50,7 +139,9 @@ import Testing
 
       let started = try #require(await systemd.until("READY=1"))
       #expect(started.last?.contains { $0.hasPrefix("STATUS=configuration generation ") } == true)
-      try write("[server]\nworkers = 7\n", to: dir + "/app.ini")
+      // Replaced whole, as an editor saves: the store watches the file too, and a write in place can be
+      // read half done (truncated: an empty file, which is valid and clears the layer).
+      try replaceFile(dir + "/app.ini", with: "[server]\nworkers = 7\n")
       request.yield()
       let reload = try #require(await systemd.until("READY=1"))
       #expect(reload.contains { $0.first == "RELOADING=1" })
@@ -59,7 +150,7 @@ import Testing
       #expect(reload.last?.contains("STATUS=configuration generation \(store.generation)") == true)
 
       // A file that no longer parses keeps its last good contents, and the status says so.
-      try write("[server\n", to: dir + "/app.ini")
+      try replaceFile(dir + "/app.ini", with: "[server\n")
       request.yield()
       let broken = try #require(await systemd.until("READY=1"))
       #expect(broken.last?.contains { $0.hasSuffix("; 1 file failed to load, last good kept") } == true)
@@ -73,8 +164,8 @@ import Testing
   @Test func hotReloadServerSaysReadyAndAnswersSIGHUPWithReloadingThenReady() async throws {
     try await withTemporaryDirectory { dir in
       let root = dir + "/root"
-      try shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
-      try shell("sed -i 's/^port = .*/port = 0/' \(root)/etc/hotreload/hotreload.ini")
+      try await shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
+      try await shell("sed -i 's/^port = .*/port = 0/' \(root)/etc/hotreload/hotreload.ini")
       let systemd = try NotifySocket(path: nil)
       let server = try ChildProcess(
         (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server", ["--root", root],

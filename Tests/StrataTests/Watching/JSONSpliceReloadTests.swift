@@ -33,7 +33,7 @@ import Testing
 
       // vim rewrites the file in place; the value grows by one byte.
       let counts = settings.$count.changes
-      try shell("vim -u NONE -i NONE -es -c '%s/\"count\": 1,/\"count\": 22,/' -c 'wq' \(path)")
+      try await shell("vim -u NONE -i NONE -es -c '%s/\"count\": 1,/\"count\": 22,/' -c 'wq' \(path)")
       #expect(await next(counts) == 22)
       #expect(settings.$count.origin == .file(path: path, line: 3, column: 38))
       #expect(settings.$extra.origin == .file(path: path, line: 3, column: 51))

@@ -15,8 +15,8 @@ func waitUntil(within seconds: Double = 10, _ body: () async throws -> Bool) asy
 }
 
 /// `GET` on loopback, with curl (CI installs it).
-func httpGet(_ url: String) throws -> String {
-  try Spawn.run("/usr/bin/curl", ["-s", "--max-time", "5", url]).output
+func httpGet(_ url: String) async throws -> String {
+  try await Spawn.run("/usr/bin/curl", ["-s", "--max-time", "5", url]).output
 }
 
 @Suite(.serialized) struct LiveProcessTests {
@@ -49,14 +49,14 @@ func httpGet(_ url: String) throws -> String {
 
   @Test func configDumpWatchWithASchemaPrintsAnErrorLineForABadValue() async throws {
     try await withTemporaryDirectory { dir in
-      try shell("cp -r \(repositoryRoot)/Samples/demo \(dir)/root")
+      try await shell("cp -r \(repositoryRoot)/Samples/demo \(dir)/root")
       let ini = dir + "/root/etc/demo/demo.ini"
       let dump = try ChildProcess(
         configDumpPath,
         ["--root", dir + "/root", "--app", "demo", "--schema", dir + "/root/demo.schema.json", "--watch"])
       #expect(
         await waitUntil(within: 120) { dump.outputSoFar.contains("server.port ") }, "\(dump.transcript)")
-      try shell("sed -i 's/^port = .*/port = 80a/' \(ini)")
+      try await shell("sed -i 's/^port = .*/port = 80a/' \(ini)")
       #expect(
         await waitUntil(within: 120) {
           dump.outputSoFar.split(separator: "\n").contains {
@@ -76,25 +76,25 @@ func httpGet(_ url: String) throws -> String {
     }
     try await withTemporaryDirectory { dir in
       let root = dir + "/root"
-      try shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
+      try await shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
       let ini = root + "/etc/hotreload/hotreload.ini"
-      try shell("sed -i 's/^port = .*/port = 0/' \(ini)")
+      try await shell("sed -i 's/^port = .*/port = 0/' \(ini)")
       let server = try ChildProcess(
         (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server", ["--root", root],
         in: dir)
       let listening = try #require(await server.line(startingWith: "listening on ", within: 120))
       let base = String(listening.dropFirst("listening on ".count))
-      #expect(try httpGet(base + "/") == "Hello, world!\n")
-      try shell("sed -i 's/^name = .*/name = Strata/' \(ini)")
-      #expect(try await waitUntil(within: 60) { try httpGet(base + "/") == "Hello, Strata!\n" })
-      let config = try httpGet(base + "/config")
+      #expect(try await httpGet(base + "/") == "Hello, world!\n")
+      try await shell("sed -i 's/^name = .*/name = Strata/' \(ini)")
+      #expect(try await waitUntil(within: 60) { try await httpGet(base + "/") == "Hello, Strata!\n" })
+      let config = try await httpGet(base + "/config")
       #expect(config.contains(#""value": "Strata""#) && !config.contains("s3cret-admin-token"))
-      try shell("sed -i 's/^port = .*/port = 9999/' \(ini)")
+      try await shell("sed -i 's/^port = .*/port = 9999/' \(ini)")
       #expect(
         try await waitUntil(within: 60) {
-          try httpGet(base + "/status").contains("listen.port: running 0, 9999 after a restart")
+          try await httpGet(base + "/status").contains("listen.port: running 0, 9999 after a restart")
         })
-      #expect(try httpGet(base + "/") == "Hello, Strata!\n")  // still serving on the old port
+      #expect(try await httpGet(base + "/") == "Hello, Strata!\n")  // still serving on the old port
       // It ends on SIGTERM, cleanly; a hang would be killed at the deadline and fail here.
       server.send(SIGTERM)
       #expect(await server.finish(within: 60).ending == .exited(0))

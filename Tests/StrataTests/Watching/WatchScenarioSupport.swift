@@ -84,9 +84,9 @@ func withWatchedStore(
 }
 
 /// Runs a command (through `/bin/sh -c`), failing the test if it fails.
-func shell(_ command: String, in directory: String? = nil) throws {
+func shell(_ command: String, in directory: String? = nil) async throws {
   // The tests' own environment: editors and git find their settings as a user's would.
-  let result = try Spawn.run(
+  let result = try await Spawn.run(
     "/bin/sh", ["-c", command], environment: ProcessInfo.processInfo.environment, directory: directory)
   #expect(result.status == 0, "\(command) exited \(result.status): \(result.errors)")
 }

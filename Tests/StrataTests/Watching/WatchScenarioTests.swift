@@ -6,38 +6,40 @@ import Testing
 /// Each real-world way of editing a file, against a running store: the typed stream must deliver the
 /// new value (within a deadline), and tool temp files must never be loaded.
 @Suite(.serialized) struct WatchScenarioTests {
-  typealias Edit = @Sendable (_ dir: String, _ file: String) throws -> Void
+  typealias Edit = @Sendable (_ dir: String, _ file: String) async throws -> Void
 
   static let edits: [(String, Edit)] = [
-    ("echo >", { _, f in try shell("printf '[app]\\nvalue = edited\\n' > \(f)") }),
-    ("cp", { d, f in try shell("printf '[app]\\nvalue = edited\\n' > \(d)/src && cp \(d)/src \(f)") }),
+    ("echo >", { _, f in try await shell("printf '[app]\\nvalue = edited\\n' > \(f)") }),
+    ("cp", { d, f in try await shell("printf '[app]\\nvalue = edited\\n' > \(d)/src && cp \(d)/src \(f)") }),
     (
       "temp+rename",
-      { _, f in try shell("printf '[app]\\nvalue = edited\\n' > \(f).tmp && mv \(f).tmp \(f)") }
+      { _, f in try await shell("printf '[app]\\nvalue = edited\\n' > \(f).tmp && mv \(f).tmp \(f)") }
     ),
     (
       "mv from elsewhere",
-      { d, f in try shell("printf '[app]\\nvalue = edited\\n' > \(d)/elsewhere && mv \(d)/elsewhere \(f)") }
+      { d, f in
+        try await shell("printf '[app]\\nvalue = edited\\n' > \(d)/elsewhere && mv \(d)/elsewhere \(f)")
+      }
     ),
-    ("sed -i", { _, f in try shell("sed -i 's/start/edited/' \(f)") }),
-    ("vim", { _, f in try shell("vim -u NONE -i NONE -es -c '%s/start/edited/' -c 'wq' \(f)") }),
+    ("sed -i", { _, f in try await shell("sed -i 's/start/edited/' \(f)") }),
+    ("vim", { _, f in try await shell("vim -u NONE -i NONE -es -c '%s/start/edited/' -c 'wq' \(f)") }),
     (
       "vim backupcopy=yes",
       { _, f in
-        try shell("vim -u NONE -i NONE -es -c 'set backupcopy=yes' -c '%s/start/edited/' -c 'wq' \(f)")
+        try await shell("vim -u NONE -i NONE -es -c 'set backupcopy=yes' -c '%s/start/edited/' -c 'wq' \(f)")
       }
     ),
     (
       "emacs-style backup rename",
       { _, f in
-        try shell(
+        try await shell(
           "touch \(f).lock; mv \(f) \(f)~ && printf '[app]\\nvalue = edited\\n' > \(f) && rm \(f).lock")
       }
     ),
     (
       "rsync-style temp",
       { d, f in
-        try shell(
+        try await shell(
           "printf '[app]\\nvalue = edited\\n' > \(d)/etc/app/.app.ini.Xy12Ab && mv \(d)/etc/app/.app.ini.Xy12Ab \(f)"
         )
       }
@@ -65,7 +67,7 @@ import Testing
     try await withWatchedStore { dir, store, settings in
       #expect(settings.value == "start")
       let stream = settings.$value.changes
-      try edit(dir, dir + "/etc/app/app.ini")
+      try await edit(dir, dir + "/etc/app/app.ini")
       // `eventually`: an edit that rewrites the file in place (truncate, then write) can be read half
       // done by the watcher's first re-read, which races the edit; the finished file must win.
       #expect(await eventually(stream, equals: "edited"), "\(name)")
@@ -86,7 +88,7 @@ import Testing
         atPath: dir + "/etc/app/app.ini", withDestinationPath: dir + "/data/real.ini")
       #expect(await eventually(linked, equals: "real"))
       let stream = settings.$value.changes
-      try shell("vim -u NONE -i NONE -es -c '%s/real/edited/' -c 'wq' \(dir)/etc/app/app.ini")
+      try await shell("vim -u NONE -i NONE -es -c '%s/real/edited/' -c 'wq' \(dir)/etc/app/app.ini")
       #expect(await next(stream) == "edited")
     }
   }
@@ -98,13 +100,13 @@ import Testing
     }
     try await withWatchedStore { dir, _, settings in
       let etc = dir + "/etc/app"
-      try shell(
+      try await shell(
         "git init -q && git add app.ini && git -c user.name=t -c user.email=t@t commit -qm one", in: etc)
       let dirty = settings.$value.changes
-      try shell("printf '[app]\\nvalue = dirty\\n' > app.ini", in: etc)
+      try await shell("printf '[app]\\nvalue = dirty\\n' > app.ini", in: etc)
       #expect(await next(dirty) == "dirty")
       let stream = settings.$value.changes
-      try shell("git checkout -- app.ini", in: etc)
+      try await shell("git checkout -- app.ini", in: etc)
       #expect(await next(stream) == "start")
     }
   }
@@ -117,7 +119,7 @@ import Testing
       try write("[app]\nextra = ansible-temp\n", to: dropIns + "/.ansible_tmpab12cd50-x.ini")
       try write("[app]\nextra = chef-temp\n", to: dropIns + "/.chef-50-x.ini")
       try write("[app]\nextra = vim-probe\n", to: dropIns + "/4913")
-      try shell("mv \(dropIns)/.ansible_tmpab12cd50-x.ini \(dropIns)/50-x.ini")
+      try await shell("mv \(dropIns)/.ansible_tmpab12cd50-x.ini \(dropIns)/50-x.ini")
       #expect(await next(stream) == "ansible-temp")
       #expect(
         store.snapshot.sources.allSatisfy {
@@ -133,7 +135,8 @@ import Testing
       try write("[app]\nextra = a\n", to: dropIns + "/a.ini")
       #expect(await next(first) == "a")
       let stream = settings.$extra.changes
-      try shell("rm -rf \(dropIns) && mkdir \(dropIns) && printf '[app]\\nextra = b\\n' > \(dropIns)/b.ini")
+      try await shell(
+        "rm -rf \(dropIns) && mkdir \(dropIns) && printf '[app]\\nextra = b\\n' > \(dropIns)/b.ini")
       // The directory may be seen empty for a moment; what matters is that b.ini is found.
       #expect(await eventually(stream, equals: "b"))
     }
@@ -245,7 +248,7 @@ import Testing
       for generation in 2...3 {
         let stream = secrets.$token.changes
         try makeVolume(volume, ["token": "v\(generation)"], generation: generation)
-        try shell("rm -rf \(volume)/..2026_11_21_\(generation - 1)")
+        try await shell("rm -rf \(volume)/..2026_11_21_\(generation - 1)")
         #expect(await next(stream) == "v\(generation)")
       }
     }

@@ -33,18 +33,18 @@ import Testing
     }
   }
 
-  @Test func configDumpReadsEnvFilesAndTheDotenvInputFormat() throws {
-    try withTemporaryDirectory { dir in
+  @Test func configDumpReadsEnvFilesAndTheDotenvInputFormat() async throws {
+    try await withTemporaryDirectory { dir in
       try write("DB__POOL_SIZE=5 # per worker\n", to: dir + "/.env")
       try write("LOG_LEVEL=debug\n", to: dir + "/settings.local")
-      let run = try runConfigDump([
+      let run = try await runConfigDump([
         "--format", "json", "--show-origin", dir + "/.env", "--input-format", "dotenv",
         dir + "/settings.local",
       ])
       #expect(run.status == 0, "\(run.errors)")
       #expect(run.output.contains(#""origin": "\#(dir)/.env:1:15""#), "\(run.output)")
       #expect(run.output.contains(#""value": "debug""#), "\(run.output)")
-      let check = try runConfigDump(["--check", dir + "/.env"])
+      let check = try await runConfigDump(["--check", dir + "/.env"])
       #expect(check.output.contains("checked 1 file, 1 key: 0 errors, 0 warnings"), "\(check.output)")
     }
   }

@@ -63,13 +63,13 @@ private let configparserScript = #"""
   """#
 
 /// Runs configparser on a file; fails the test with a clear message when python3 cannot be run.
-private func configparserView(of path: String) throws -> (
+private func configparserView(of path: String) async throws -> (
   entries: [(String?, String, String?)], continuation: Set<Int>
 ) {
   let script = NSTemporaryDirectory() + "strata-configparser-\(UUID().uuidString).py"
   try configparserScript.write(toFile: script, atomically: true, encoding: .utf8)
   defer { try? FileManager.default.removeItem(atPath: script) }
-  let result = try Spawn.run("/usr/bin/env", ["python3", script, path])
+  let result = try await Spawn.run("/usr/bin/env", ["python3", script, path])
   let data = Data(result.output.utf8)
   let errorText = result.errors
   guard result.status == 0 else {
@@ -189,11 +189,11 @@ struct INIRealWorldTests {
   /// Compares with configparser wherever the dialects agree; each skip below is a difference listed in
   /// Documentation/INI.md.
   @Test(arguments: files)
-  func agreesWithConfigparser(name: String) throws {
+  func agreesWithConfigparser(name: String) async throws {
     let document = try parseRealWorld(name)
     var ours: [[String]: (String, Int)] = [:]
     leaves(document.root, in: name, into: &ours)
-    let theirs = try configparserView(of: realWorldDirectory + "/" + name)
+    let theirs = try await configparserView(of: realWorldDirectory + "/" + name)
     var matched = Set<[String]>()
     var skipped = Set<[String]>()
     var compared = 0

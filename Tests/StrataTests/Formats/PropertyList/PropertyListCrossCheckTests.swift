@@ -76,8 +76,8 @@ private let script = #"""
   """#
 
 /// Runs `python3` with arguments; fails the test with a clear message when Python is missing.
-private func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-  let result = try Spawn.run("/usr/bin/env", ["python3"] + arguments)
+private func python(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+  let result = try await Spawn.run("/usr/bin/env", ["python3"] + arguments)
   return (result.status, result.output + result.errors)
 }
 
@@ -126,8 +126,8 @@ private func difference(_ a: SettingValue, _ b: SettingValue, at path: String = 
 }
 
 @Suite struct PropertyListCrossCheckTests {
-  @Test func agreesWithPythonPlistlibBothWays() throws {
-    let probe = try? python(["-c", "import plistlib"])
+  @Test func agreesWithPythonPlistlibBothWays() async throws {
+    let probe = try? await python(["-c", "import plistlib"])
     guard let probe, probe.status == 0 else {
       Issue.record(
         "python3 with plistlib is required for the plistlib cross-check (CI installs it); got: \(probe?.output ?? "not found")"
@@ -135,10 +135,10 @@ private func difference(_ a: SettingValue, _ b: SettingValue, at path: String = 
       return
     }
     let format = PropertyListFormat()
-    try withTemporaryDirectory { dir in
+    try await withTemporaryDirectory { dir in
       let scriptPath = dir + "/plists.py"
       try write(script, to: scriptPath)
-      let generated = try python([scriptPath, "gen", dir])
+      let generated = try await python([scriptPath, "gen", dir])
       try #require(generated.status == 0, "plistlib failed to generate: \(generated.output)")
 
       let json = try JSONSerialization.jsonObject(
@@ -163,7 +163,7 @@ private func difference(_ a: SettingValue, _ b: SettingValue, at path: String = 
         #expect(try format.parse(binary, path: "b", options: ParseOptions()).root == expected)
       }
 
-      let checked = try python([scriptPath, "check", dir])
+      let checked = try await python([scriptPath, "check", dir])
       #expect(checked.status == 0, "plistlib disagrees with Strata's output: \(checked.output)")
 
       // 2^63 fits plistlib's unsigned 64-bit range, and Strata's.

@@ -38,15 +38,16 @@ import Testing
     }
   }
 
-  @Test func pythonsPlistlibAgrees() throws {
-    try withTemporaryDirectory { dir in
+  @Test func pythonsPlistlibAgrees() async throws {
+    try await withTemporaryDirectory { dir in
       let script = """
         import plistlib, sys
         data = {"max": 2**64 - 1, "above": 2**63, "neg": -5}
         open(sys.argv[1], "wb").write(plistlib.dumps(data, fmt=plistlib.FMT_BINARY))
         open(sys.argv[2], "wb").write(plistlib.dumps(data))
         """
-      let run = try Spawn.run("/usr/bin/env", ["python3", "-c", script, dir + "/b.plist", dir + "/x.plist"])
+      let run = try await Spawn.run(
+        "/usr/bin/env", ["python3", "-c", script, dir + "/b.plist", dir + "/x.plist"])
       guard run.status == 0 else {
         Issue.record("python3 is needed for this comparison (CI installs it): \(run.errors)")
         return

@@ -216,23 +216,14 @@ private func plist(_ body: String) -> String {
     }
   }
 
-  @Test func parsesDeepInputOnASmallStack() throws {
+  @Test func parsesDeepInputOnASmallStack() async {
     let depth = 100_000
     let deep =
       "<plist><dict><key>a</key>" + String(repeating: "<array>", count: depth)
       + String(repeating: "</array>", count: depth) + "</dict></plist>"
-    /// Written by the thread before it signals, read after the wait: the semaphore orders the accesses.
-    final class Outcome: @unchecked Sendable { var code: StrataError.Code? }
-    let outcome = Outcome()
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-      outcome.code = parseError(deep, as: format)?.code
-      done.signal()
-    }
-    thread.stackSize = 64 << 10
-    thread.start()
-    done.wait()
-    #expect(outcome.code == .nestingTooDeep)
+    // On a thread of its own with a 64 KiB stack, awaited: a recursive parser would overflow it.
+    let code = await onOwnThread(stackSize: 64 << 10) { parseError(deep, as: format)?.code }
+    #expect(code == .nestingTooDeep)
   }
 
   @Test func capsNestingWithoutOverflowingTheStack() throws {
