@@ -111,7 +111,8 @@ public struct StrataConfigProvider: ConfigProvider {
   }
 
   /// Yields `current()` now and after each reload when it differs from the last one yielded, while
-  /// `updatesHandler` runs.
+  /// `updatesHandler` runs. The handler's own iteration reads the store's events: nothing runs
+  /// beside it, and nothing outlives it.
   private nonisolated(nonsending) func watch<Element: Sendable, Return: ~Copyable>(
     _ current: @escaping @Sendable () -> Element, isSame: @escaping @Sendable (Element, Element) -> Bool,
     updatesHandler:
@@ -119,26 +120,43 @@ public struct StrataConfigProvider: ConfigProvider {
   ) async throws -> Return {
     // Subscribe before the first read, so that a reload between the two is not missed.
     let events = store.events
-    let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    let first = current()
-    continuation.yield(first)
-    let forwarding = Task {
-      var last = first
-      for await event in events {
+    let updates = ReloadedValues(events: events, first: current(), current: current, isSame: isSame)
+    return try await updatesHandler(ConfigUpdatesAsyncSequence(updates))
+  }
+}
+
+/// `first`, then `current()` after each `reloaded` event of `events` when it differs from the last
+/// element: computed as the consumer iterates, in its task. A consumer slower than the reloads sees
+/// the latest value, not each one in between.
+private struct ReloadedValues<Element: Sendable>: AsyncSequence, Sendable {
+  let events: AsyncStream<StoreEvent>
+  let first: Element
+  let current: @Sendable () -> Element
+  let isSame: @Sendable (Element, Element) -> Bool
+
+  func makeAsyncIterator() -> Iterator {
+    Iterator(events: events.makeAsyncIterator(), pending: first, last: first, values: self)
+  }
+
+  struct Iterator: AsyncIteratorProtocol {
+    var events: AsyncStream<StoreEvent>.Iterator
+    /// The first element, until it is taken.
+    var pending: Element?
+    var last: Element
+    let values: ReloadedValues
+
+    mutating func next() async -> Element? {
+      if let first = pending.take() { return first }
+      while let event = await events.next() {
         guard case .reloaded = event else { continue }
-        let next = current()
-        if !isSame(last, next) {
-          continuation.yield(next)
+        let next = values.current()
+        if !values.isSame(last, next) {
           last = next
+          return next
         }
       }
-      continuation.finish()
+      return nil
     }
-    defer {
-      forwarding.cancel()
-      continuation.finish()
-    }
-    return try await updatesHandler(ConfigUpdatesAsyncSequence(stream))
   }
 }
 

@@ -93,8 +93,8 @@ public struct EtcdLayer: Layer {
 
   /// Reads the prefix from etcd; when the layer's watch keeps its keys current and has signalled a
   /// change, builds them without asking etcd. When etcd cannot be reached, the last good contents,
-  /// with an error naming the endpoint; a store that listens to ``changes(_:)`` is asked to fetch
-  /// again later.
+  /// with an error naming the endpoint, and a retry is due: a store that runs the layer's
+  /// ``follow(_:signal:)`` is signalled to fetch again after ``EtcdRetry``'s delay.
   public func fetch(_ context: LoadContext) async -> LayerContents {
     if let current = state.contentsFromWatch(options: context.options) { return current }
     do {
@@ -109,21 +109,32 @@ public struct EtcdLayer: Layer {
     }
   }
 
-  /// A signal each time etcd's watch reports changes below the prefix, after each (re)connection, and
-  /// when the watch is lost; the stream's consumer is the store's run loop.
-  public func changes(_ watch: LayerWatch) -> AsyncStream<LayerChange>? {
-    let (stream, continuation) = AsyncStream<LayerChange>.makeStream(bufferingPolicy: .bufferingNewest(1))
+  /// Follows etcd until the task is cancelled, then returns promptly: signals after each
+  /// (re)connection of etcd's watch, once per batch of changes below the prefix, and when the watch is
+  /// lost; and, after a ``fetch(_:)`` that could not read etcd, once the retry policy's delay has passed
+  /// (a later failure's retry replaces it, a good read answers it).
+  ///
+  /// Everything it runs is a child of the calling task (the store's run loop): the watch, with its
+  /// connection and its periodic check, and one timer for each retry due.
+  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
     let watcher = EtcdWatcher(
       connection: connection, prefix: Array(prefix.utf8), state: state, retry: retry,
-      checkInterval: checkInterval, signal: continuation)
-    let task = Task { await watcher.run() }
-    let id = state.attach(continuation)
+      checkInterval: checkInterval, signal: signal)
     let state = self.state
-    continuation.onTermination = { _ in
-      task.cancel()
-      state.detach(id)
+    let (id, retries) = state.follow()
+    await withDiscardingTaskGroup { group in
+      group.addTask { await watcher.run() }
+      // Ends when the task is cancelled. A timer whose retry was replaced or answered meanwhile
+      // signals nothing.
+      for await due in retries {
+        group.addTask {
+          try? await Task.sleep(until: due.deadline, clock: .continuous)
+          if !Task.isCancelled && state.takeRetry(due) { signal(.changed) }
+        }
+      }
+      group.cancelAll()
     }
-    return stream
+    state.unfollow(id)
   }
 
   /// What the layer's watch has done so far (for tests).

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What an etcd source knows, shared by every copy of the layer: the keys below the prefix as of a
 /// revision (from a range read, then kept current by the watch's events), the tree built from them,
-/// the last good contents, an outage, and the store's signal stream.
+/// the last good contents, an outage, and the retry a failed fetch is owed.
 ///
 /// The keys are current when a watch is open that delivers every event after their revision: then a
 /// fetch that answers the watch's signal builds the tree from them without asking etcd. Otherwise
@@ -25,9 +25,12 @@ final class EtcdSourceState: Sendable {
     var valueDiagnostics: [Diagnostic] = []
     var failures = 0
     var watchStatus = EtcdWatchStatus()
-    var signal: (id: Int, continuation: AsyncStream<LayerChange>.Continuation)?
-    var nextSignalID = 0
-    var retry: Task<Void, Never>?
+    /// The retry the last failed fetch is owed (`nil`: none, or the contents are good again).
+    var retry: EtcdRetryDue?
+    var nextRetryTicket = 0
+    /// The retry schedules of the layer's running ``EtcdLayer/follow(_:signal:)`` calls, by id.
+    var followers: [Int: AsyncStream<EtcdRetryDue>.Continuation] = [:]
+    var nextFollowerID = 0
 
     /// Whether `entries` are current: a watch is open that delivers everything after `revision`.
     var isCurrent: Bool { watchCovers.map { $0 <= revision && revision > 0 } ?? false }
@@ -41,7 +44,6 @@ final class EtcdSourceState: Sendable {
       lastDocuments = [document]
       valueDiagnostics = diagnostics
       failures = 0
-      retry?.cancel()
       retry = nil
       contents = LayerContents(documents: lastDocuments, diagnostics: diagnostics)
       return contents
@@ -87,22 +89,33 @@ final class EtcdSourceState: Sendable {
     }
   }
 
-  /// Takes a failed read: the last good document stays, with an error that says why; when a store
-  /// listens, it is asked to fetch again after the retry policy's delay.
+  /// Takes a failed read: the last good document stays, with an error that says why, and a retry is
+  /// due after the retry policy's delay (it replaces any retry due before). A running
+  /// ``EtcdLayer/follow(_:signal:)`` hears of it and signals the store when it is due; one that starts
+  /// later hears of it when it starts.
   func failed(_ error: StrataError, retry policy: EtcdRetry) -> LayerContents {
-    values.withLock { state in
+    let (contents, due, followers) = values.withLock { state in
       state.failures += 1
       state.contents = LayerContents(
         documents: state.lastDocuments, diagnostics: state.valueDiagnostics + [Diagnostic(.error, error)])
-      if let continuation = state.signal?.continuation {
-        let delay = policy.delay(afterFailures: state.failures)
-        state.retry?.cancel()
-        state.retry = Task {
-          try? await Task.sleep(for: delay)
-          if !Task.isCancelled { continuation.yield(.changed) }
-        }
-      }
-      return state.contents
+      defer { state.nextRetryTicket += 1 }
+      let due = EtcdRetryDue(
+        ticket: state.nextRetryTicket,
+        deadline: .now + policy.delay(afterFailures: state.failures))
+      state.retry = due
+      return (state.contents, due, Array(state.followers.values))
+    }
+    for follower in followers { follower.yield(due) }
+    return contents
+  }
+
+  /// Whether `due` is still the retry owed (no later failure replaced it, no good read answered it);
+  /// if so, it is taken: its follower signals the store.
+  func takeRetry(_ due: EtcdRetryDue) -> Bool {
+    values.withLock { state in
+      guard state.retry?.ticket == due.ticket else { return false }
+      state.retry = nil
+      return true
     }
   }
 
@@ -188,24 +201,37 @@ final class EtcdSourceState: Sendable {
   /// The revision the known keys reflect (0: none read).
   var revision: Int { values.withLock { $0.revision } }
 
-  /// Remembers the stream a store listens to; returns an id for ``detach(_:)``.
-  func attach(_ continuation: AsyncStream<LayerChange>.Continuation) -> Int {
-    values.withLock { state in
-      defer { state.nextSignalID += 1 }
-      state.signal = (state.nextSignalID, continuation)
-      return state.nextSignalID
+  /// Registers a follower: the retries due from now on (and the one due now, if any) come on the
+  /// stream until ``unfollow(_:)``. Returns the id for ``unfollow(_:)``.
+  ///
+  /// Each retry comes on the stream (none is dropped): they are yielded after the lock is released,
+  /// so two may come out of order, and the one still owed, whichever it is, must reach the follower.
+  func follow() -> (id: Int, retries: AsyncStream<EtcdRetryDue>) {
+    let (retries, continuation) = AsyncStream<EtcdRetryDue>.makeStream()
+    let (id, due) = values.withLock { state in
+      defer { state.nextFollowerID += 1 }
+      state.followers[state.nextFollowerID] = continuation
+      return (state.nextFollowerID, state.retry)
     }
+    if let due { continuation.yield(due) }
+    return (id, retries)
   }
 
-  /// Forgets the stream `id`, and any retry it was to get.
-  func detach(_ id: Int) {
-    values.withLock { state in
-      guard state.signal?.id == id else { return }
-      state.signal = nil
-      state.retry?.cancel()
-      state.retry = nil
-    }
+  /// How many followers are registered (for tests).
+  var followerCount: Int { values.withLock { $0.followers.count } }
+
+  /// Forgets the follower `id` and ends its stream.
+  func unfollow(_ id: Int) {
+    let continuation = values.withLock { $0.followers.removeValue(forKey: id) }
+    continuation?.finish()
   }
+}
+
+/// A fetch of the prefix is due again at `deadline` (a failed fetch's retry); `ticket` tells it from
+/// the retries due before and after it.
+struct EtcdRetryDue: Sendable {
+  let ticket: Int
+  let deadline: ContinuousClock.Instant
 }
 
 /// What a source's watch has done: for tests and diagnostics.

@@ -13,9 +13,11 @@ struct EtcdWatcher: Sendable {
   let state: EtcdSourceState
   let retry: EtcdRetry
   let checkInterval: Duration
-  let signal: AsyncStream<LayerChange>.Continuation
+  /// The store's signal: never blocks.
+  let signal: @Sendable (LayerChange) -> Void
 
-  /// Watches until the task is cancelled, reconnecting with the retry policy's delays.
+  /// Watches until the task is cancelled, then returns promptly; reconnects with the retry policy's
+  /// delays. Its requests and its check are this task's own or its children.
   func run() async {
     var failures = 0
     while !Task.isCancelled {
@@ -28,7 +30,7 @@ struct EtcdWatcher: Sendable {
       if connected.withLock({ $0 }) {
         failures = 0
         // The watch was lost (or cancelled by a compaction): the store's fetch says which.
-        signal.yield(.changed)
+        signal(.changed)
       } else {
         failures += 1
         try? await Task.sleep(for: retry.delay(afterFailures: failures))
@@ -86,12 +88,12 @@ struct EtcdWatcher: Sendable {
         return false
       }
       onCreated()
-      signal.yield(.changed)
+      signal(.changed)
       return true
     }
     if let events = result.events, !events.isEmpty {
       try state.apply(events)
-      signal.yield(.changed)
+      signal(.changed)
     } else if let revision = result.header?.revision?.value {
       state.progressed(to: revision)
     }

@@ -223,34 +223,38 @@ extension EtcdTests {
     try await etcd.compact(to: last)
 
     // The watch resumes from seen + 1, which is gone: it starts again from now, and the fetch that
-    // answers its signal reads the prefix again.
-    let signals = try #require(layer.changes(LayerWatch(paths: [])))
-    var iterator = signals.makeAsyncIterator()
-    #expect(await etcdEventually { layer.watchStatus.compactions == 1 && layer.watchStatus.isConnected })
-    #expect(layer.watchStatus.startRevisions == [seen + 1, nil])
-    #expect(await iterator.next() == .changed)
-    let contents = await layer.fetch(LoadContext())
-    let root = try #require(contents.documents.first?.root)
-    #expect(root.value(at: "a")?.kind == .string("10") && root.value(at: "b") == nil)
-    #expect(root.value(at: "c")?.origin == .remote(source: "etcd", key: prefix + "c", revision: seen))
-    #expect(root.value(at: "d")?.kind == .string("4"))
+    // answers its signal reads the prefix again. The layer follows etcd in a child task of the test's.
+    let (signals, signal) = AsyncStream<LayerChange>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    try await withThrowingDiscardingTaskGroup { group in
+      group.addTask { await layer.follow(LayerWatch(paths: []), signal: { signal.yield($0) }) }
+      defer { group.cancelAll() }
+      var iterator = signals.makeAsyncIterator()
+      #expect(await etcdEventually { layer.watchStatus.compactions == 1 && layer.watchStatus.isConnected })
+      #expect(layer.watchStatus.startRevisions == [seen + 1, nil])
+      #expect(await iterator.next() == .changed)
+      let contents = await layer.fetch(LoadContext())
+      let root = try #require(contents.documents.first?.root)
+      #expect(root.value(at: "a")?.kind == .string("10") && root.value(at: "b") == nil)
+      #expect(root.value(at: "c")?.origin == .remote(source: "etcd", key: prefix + "c", revision: seen))
+      #expect(root.value(at: "d")?.kind == .string("4"))
 
-    // The store publishes only what differs: c's value and origin are unchanged.
-    store.reload()
-    #expect(
-      await etcdEventually {
-        events.value.contains { if case .reloaded = $0 { true } else { false } }
-      })
-    let changed = events.value.compactMap { event -> [String]? in
-      if case .reloaded(_, let keys, _) = event { keys } else { nil }
+      // The store publishes only what differs: c's value and origin are unchanged.
+      await store.reload()
+      #expect(
+        await etcdEventually {
+          events.value.contains { if case .reloaded = $0 { true } else { false } }
+        })
+      let changed = events.value.compactMap { event -> [String]? in
+        if case .reloaded(_, let keys, _) = event { keys } else { nil }
+      }
+      #expect(changed.map { Set($0) } == [["a", "b", "d"]])
+
+      // The new watch follows changes, applying them without reading the prefix.
+      let next = try await etcd.put(prefix + "c", "30")
+      #expect(await etcdEventually { layer.revision >= next })
+      #expect(await iterator.next() == .changed)
+      let followed = await layer.fetch(LoadContext())
+      #expect(followed.documents.first?.root.value(at: "c")?.kind == .string("30"))
     }
-    #expect(changed.map { Set($0) } == [["a", "b", "d"]])
-
-    // The new watch follows changes, applying them without reading the prefix.
-    let next = try await etcd.put(prefix + "c", "30")
-    #expect(await etcdEventually { layer.revision >= next })
-    #expect(await iterator.next() == .changed)
-    let followed = await layer.fetch(LoadContext())
-    #expect(followed.documents.first?.root.value(at: "c")?.kind == .string("30"))
   }
 }
