@@ -172,7 +172,8 @@ struct WordPair: Equatable {
     let fixed = FixedSettings.inMemory()
     // Not read yet: nothing is cached lock-free, because the first read fixes the value.
     #expect(fixed.$workers.box.cache.load() == nil)
-    try fixed.store.setRuntimeValue(SettingValue(.integer(8), origin: .runtime), forKey: "fixed.workers")
+    try await fixed.store.setRuntimeValue(
+      SettingValue(.integer(8), origin: .runtime), forKey: "fixed.workers")
     let reads = SharedInt()
     let wrong = SharedInt()
     await ThreadGroup.run(4) { worker in
@@ -196,7 +197,8 @@ struct WordPair: Equatable {
     #expect(fixed.$workers.box.cache.entry()?.generation == ReadCache<Int>.fixedGeneration)
     #expect(fixed.$workers.box.cache.load() == .some(running))
     // Pinned or not, the running value stays.
-    try fixed.store.setRuntimeValue(SettingValue(.integer(1), origin: .runtime), forKey: "fixed.workers")
+    try await fixed.store.setRuntimeValue(
+      SettingValue(.integer(1), origin: .runtime), forKey: "fixed.workers")
     #expect(fixed.withConsistentSnapshot { $0.workers } == running)
     #expect(fixed.workers == running)
     #expect(fixed.store.pendingRestarts.map(\.key) == ["fixed.workers"])
