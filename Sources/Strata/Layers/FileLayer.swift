@@ -60,6 +60,11 @@ public struct FileLayer: Layer {
   /// Reads every file that exists; unreadable or broken files become error diagnostics.
   public func load(_ context: LoadContext) -> LayerContents {
     var contents = LayerContents(paths: files)
+    // The files of one load share directories: each is checked once per load, never across loads.
+    let seen = requiresSafePermissions ? TrustMemo() : nil
+    defer { seen?.close() }
+    let trust = FileTrust(
+      requiresSafePermissions: requiresSafePermissions, requiresOwnFiles: requiresOwnFiles, seen: seen)
     for file in files {
       let resolved = context.options.resolvePath(file)
       let entry = requiresFiles ? FileSystem.entry(at: resolved) : nil
@@ -77,12 +82,12 @@ public struct FileLayer: Layer {
               .notFound, "no such file: a symbolic link to \(target), which does not exist", path: file)))
         continue
       }
-      loadChecked(file, format: format, into: &contents, context: context)
+      loadChecked(file, format: format, trust: trust, into: &contents, context: context)
     }
     if let dropInDirectory {
       contents.paths.append(dropInDirectory)
-      for file in dropIns(in: dropInDirectory, into: &contents, options: context.options) {
-        loadChecked(file, format: nil, into: &contents, context: context)
+      for file in dropIns(in: dropInDirectory, trust: trust, into: &contents, options: context.options) {
+        loadChecked(file, format: nil, trust: trust, into: &contents, context: context)
       }
     }
     return contents
@@ -94,9 +99,9 @@ public struct FileLayer: Layer {
   }
 
   /// The drop-in paths of `directory` to load, in order.
-  private func dropIns(in directory: String, into contents: inout LayerContents, options: ParseOptions)
-    -> [String]
-  {
+  private func dropIns(
+    in directory: String, trust: FileTrust, into contents: inout LayerContents, options: ParseOptions
+  ) -> [String] {
     let names: [String]
     do {
       guard
@@ -104,7 +109,7 @@ public struct FileLayer: Layer {
           ofDirectory: options.resolvePath(directory), reportedAs: directory)
       else { return [] }
       if requiresSafePermissions,
-        let problem = FileTrust(requiresSafePermissions: true, requiresOwnFiles: false)
+        let problem = FileTrust(requiresSafePermissions: true, requiresOwnFiles: false, seen: trust.seen)
           .problem(with: directory, resolvePath: options.resolvePath)
       {
         contents.diagnostics.append(Diagnostic(.error, problem))
@@ -157,11 +162,10 @@ public struct FileLayer: Layer {
 
   /// Loads one file, refusing it first if its permissions are unsafe and the layer requires safe ones.
   private func loadChecked(
-    _ path: String, format: (any ConfigFormat)?, into contents: inout LayerContents, context: LoadContext
+    _ path: String, format: (any ConfigFormat)?, trust: FileTrust, into contents: inout LayerContents,
+    context: LoadContext
   ) {
     var options = context.options
-    let trust = FileTrust(
-      requiresSafePermissions: requiresSafePermissions, requiresOwnFiles: requiresOwnFiles)
     // Included files and directories are held to the same rules, checked as the parser reaches them.
     if requiresSafePermissions || requiresOwnFiles { options.fileTrust = trust }
     if let problem = trust.problem(with: path, resolvePath: options.resolvePath) {

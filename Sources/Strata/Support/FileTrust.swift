@@ -9,6 +9,11 @@ struct FileTrust: Sendable {
   /// git's `safe.directory`: the file belongs to this process's user or root (the user layer).
   var requiresOwnFiles: Bool
 
+  /// What this load of the layer has already seen on disk, so that the directories its files share
+  /// (`/etc/app` for the INI file, its drop-in directory and each drop-in) are looked at once per load;
+  /// `nil`: every check looks at every entry.
+  var seen: TrustMemo? = nil
+
   /// Why the file or directory at `path` must not be read, or `nil`. A path that does not exist passes:
   /// reading it reports that.
   /// - Parameters:
@@ -16,18 +21,19 @@ struct FileTrust: Sendable {
   ///   - resolvePath: maps it to the disk; the walk up the directories stops at the resolved `/`.
   func problem(with path: String, resolvePath: (String) -> String) -> StrataError? {
     let resolved = resolvePath(path)
+    let euid = geteuid()
     if requiresSafePermissions,
-      let problem = Self.pathProblem(resolved, reportedAs: path, resolvePath: resolvePath)
+      let problem = pathProblem(resolved, reportedAs: path, resolvePath: resolvePath, euid: euid)
     {
       return problem
     }
     if requiresOwnFiles {
       var info = stat()
-      if stat(resolved, &info) == 0, info.st_uid != geteuid(), info.st_uid != 0 {
+      if stat(resolved, &info) == 0, info.st_uid != euid, info.st_uid != 0 {
         return StrataError(
           .insecurePermissions,
-          "refusing a user file owned by uid \(info.st_uid), not this process's user (uid \(geteuid())): it "
-            + "may be another user's (HOME kept by sudo?); run as its owner, or fix it with: chown \(geteuid()) "
+          "refusing a user file owned by uid \(info.st_uid), not this process's user (uid \(euid)): it "
+            + "may be another user's (HOME kept by sudo?); run as its owner, or fix it with: chown \(euid) "
             + "\(path)", path: path)
       }
     }
@@ -36,8 +42,8 @@ struct FileTrust: Sendable {
 
   /// Checks the file, then each directory above it up to the resolved root, then, when links lead
   /// elsewhere, each directory above the real path.
-  private static func pathProblem(
-    _ resolved: String, reportedAs path: String, resolvePath: (String) -> String
+  private func pathProblem(
+    _ resolved: String, reportedAs path: String, resolvePath: (String) -> String, euid: uid_t
   )
     -> StrataError?
   {
@@ -47,26 +53,77 @@ struct FileTrust: Sendable {
     // real problem with a link to /dev/zero (and `chmod o-w` through that link would change the device).
     let type = info.st_mode & S_IFMT
     guard type == S_IFREG || type == S_IFDIR else { return nil }
-    let top = INIParseSession.normalize(absolute(resolvePath("/")))
-    var disk = INIParseSession.normalize(absolute(resolved))
-    var shown = INIParseSession.normalize(absolute(path))
+    let top = INIParseSession.normalize(Self.absolute(resolvePath("/")))
+    let written = Self.absolute(resolved)
+    let lexical = INIParseSession.normalize(written)
+    var disk = lexical
+    var shown = INIParseSession.normalize(Self.absolute(path))
     var isFirst = true
+    // Whether every entry from the file up to `/` was seen by `lstat` and none is a link.
+    var noLinks = true
     while true {
-      if let problem = entryProblem(disk, shown: shown, file: isFirst ? nil : path) { return problem }
+      switch entry(disk, shown: shown, file: isFirst ? nil : path, euid: euid) {
+      case .unsafe(let problem): return problem
+      case .missing, .safe(isLink: true): noLinks = false
+      case .safe(isLink: false): break
+      }
       isFirst = false
       if disk == top || disk == "/" || shown == "/" { break }
       disk = INIParseSession.directory(of: disk)
       shown = INIParseSession.directory(of: shown)
     }
+    // Above the root prefix (`--root`) only whether each entry is a link matters, to skip `realpath`.
+    while noLinks && disk != "/" {
+      disk = INIParseSession.directory(of: disk)
+      if isLink(disk) != false { noLinks = false }
+    }
+    // `realpath` resolves links and `..`; with neither on the way, it is the lexical path, and no other
+    // directory is involved. `..` is resolved by the kernel after the links before it, so it needs
+    // `realpath` even when no entry of the lexical path is a link.
+    if noLinks && !Self.hasParentComponent(written) { return nil }
     // A link on the way leads to other directories, which must be as safe.
-    guard let real = INIParseSession.realPath(resolved), real != INIParseSession.normalize(absolute(resolved))
-    else { return nil }
+    guard let real = INIParseSession.realPath(resolved), real != lexical else { return nil }
     var directory = INIParseSession.directory(of: real)
     while true {
-      if let problem = entryProblem(directory, shown: directory, file: path) { return problem }
+      if case .unsafe(let problem) = entry(directory, shown: directory, file: path, euid: euid) {
+        return problem
+      }
       if directory == "/" { return nil }
       directory = INIParseSession.directory(of: directory)
     }
+  }
+
+  /// What one entry on the way is, for the trust check.
+  private enum Entry {
+    /// `lstat` finds nothing there.
+    case missing
+    /// Nothing to refuse; `isLink`: it is a symbolic link.
+    case safe(isLink: Bool)
+    case unsafe(StrataError)
+  }
+
+  /// Whether the entry at `disk` is a symbolic link, or `nil` when `lstat` fails.
+  private func isLink(_ disk: String) -> Bool? {
+    if let known = seen?.isLink(disk) { return known }
+    var link = stat()
+    guard lstat(disk, &link) == 0 else { return nil }
+    let isLink = (link.st_mode & S_IFMT) == S_IFLNK
+    seen?.record(disk, isLink: isLink, isSafe: false)
+    return isLink
+  }
+
+  /// One entry on the way, checked once per load when ``seen`` is set: only a pass is remembered (a
+  /// refusal is looked at again, for its message).
+  private func entry(_ disk: String, shown: String, file: String?, euid: uid_t) -> Entry {
+    if let isLink = seen?.safeEntry(disk) { return .safe(isLink: isLink) }
+    var link = stat()
+    guard lstat(disk, &link) == 0 else { return .missing }
+    let isLink = (link.st_mode & S_IFMT) == S_IFLNK
+    if let problem = Self.entryProblem(disk, shown: shown, file: file, link: link, euid: euid) {
+      return .unsafe(problem)
+    }
+    seen?.record(disk, isLink: isLink, isSafe: true)
+    return .safe(isLink: isLink)
   }
 
   /// Why one entry on the way must not be trusted: a link another user owns (the kernel's
@@ -75,10 +132,10 @@ struct FileTrust: Sendable {
   ///   - disk: where the entry is.
   ///   - shown: the entry as messages show it.
   ///   - file: the file being checked when the entry is one of its directories, `nil` for the file.
-  private static func entryProblem(_ disk: String, shown: String, file: String?) -> StrataError? {
-    let euid = geteuid()
-    var link = stat()
-    guard lstat(disk, &link) == 0 else { return nil }
+  ///   - link: `lstat` of `disk`.
+  private static func entryProblem(
+    _ disk: String, shown: String, file: String?, link: stat, euid: uid_t
+  ) -> StrataError? {
     func refuse(_ reason: String, fix: String) -> StrataError {
       let head = file == nil ? "refusing \(reason)" : "refusing it: \(shown), on its path, is \(reason)"
       return StrataError(.insecurePermissions, "\(head); fix it with: \(fix)", path: file ?? shown)
@@ -88,8 +145,11 @@ struct FileTrust: Sendable {
         "a symbolic link owned by uid \(link.st_uid), neither root nor this process (uid \(euid)), as the "
           + "kernel's protected_symlinks would", fix: "chown -h root \(shown)")
     }
-    var info = stat()
-    guard stat(disk, &info) == 0 else { return nil }
+    var info = link
+    // A link is judged by what it points to; anything else `lstat` has described already.
+    if (link.st_mode & S_IFMT) == S_IFLNK {
+      guard stat(disk, &info) == 0 else { return nil }
+    }
     let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
     let what = isDirectory ? "a directory" : "a file"
     let mode = info.st_mode & 0o7777
@@ -112,7 +172,64 @@ struct FileTrust: Sendable {
     return nil
   }
 
+  /// Whether `path` has a `..` component.
+  private static func hasParentComponent(_ path: String) -> Bool {
+    var path = path
+    return path.withUTF8 { bytes in
+      var start = 0
+      while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+        if end - start == 2 && bytes[start] == UInt8(ascii: ".") && bytes[start + 1] == UInt8(ascii: ".") {
+          return true
+        }
+        start = end + 1
+      }
+      return false
+    }
+  }
+
   private static func absolute(_ path: String) -> String {
     path.hasPrefix("/") ? path : (INIParseSession.realPath(".") ?? "") + "/" + path
+  }
+}
+
+/// The entries one load of a layer has looked at, so that each directory its files share is checked
+/// once per load. Made by ``FileLayer/load(_:)`` and closed when it returns: after that it answers
+/// nothing, so a copy of the options kept past the load cannot carry a verdict into the next one
+/// (ownership and modes may change between loads; nothing here would notice).
+final class TrustMemo: Sendable {
+  private struct State: Sendable {
+    /// `lstat` results: whether each entry looked at is a symbolic link.
+    var isLink: [String: Bool] = [:]
+    /// The entries that passed the trust check.
+    var safe: Set<String> = []
+    var isOpen = true
+  }
+
+  private let state = Locked(State())
+
+  /// Whether `disk` passed the trust check in this load, and if so whether it is a link.
+  func safeEntry(_ disk: String) -> Bool? {
+    state.withLock { state in state.isOpen && state.safe.contains(disk) ? state.isLink[disk] : nil }
+  }
+
+  /// Whether `disk` was seen to be a link in this load; `nil` if not looked at.
+  func isLink(_ disk: String) -> Bool? {
+    state.withLock { state in state.isOpen ? state.isLink[disk] : nil }
+  }
+
+  /// Records what `lstat` found at `disk`, and whether it passed the trust check.
+  func record(_ disk: String, isLink: Bool, isSafe: Bool) {
+    state.withLock { state in
+      guard state.isOpen else { return }
+      state.isLink[disk] = isLink
+      if isSafe { state.safe.insert(disk) }
+    }
+  }
+
+  /// Ends the load: forgets everything and records nothing more.
+  func close() {
+    state.withLock { state in state = State(isOpen: false) }
   }
 }

@@ -118,6 +118,78 @@ import Testing
     }
   }
 
+  @Test func aLinkedDirectoryOnThePathLeadsToDirectoriesThatAreCheckedToo() throws {
+    try withTemporaryDirectory { dir in
+      try write("[a]\nx = 1\n", to: dir + "/elsewhere/app/app.ini")
+      try write("[a]\ny = 1\n", to: dir + "/elsewhere/app/app.conf.d/10-a.ini")
+      try setMode(0o777, dir + "/elsewhere")
+      try FileManager.default.createDirectory(atPath: dir + "/etc", withIntermediateDirectories: true)
+      #expect(symlink(dir + "/elsewhere/app", dir + "/etc/app") == 0)
+      let contents = FileLayer(
+        scope: .system, files: ["/etc/app/app.ini"], dropInDirectory: "/etc/app/app.conf.d"
+      )
+      .load(LoadContext(options: ParseOptions(resolvePath: rootResolver(dir))))
+      #expect(contents.documents.isEmpty)
+      #expect(
+        contents.diagnostics.map(\.error.message).allSatisfy { $0.hasSuffix("chmod o-w \(dir)/elsewhere") })
+      #expect(contents.diagnostics.count == 2)
+    }
+  }
+
+  /// `..` after a link goes up from where the link leads, not from the link: the lexical path's
+  /// directories are not the ones read.
+  @Test func aParentComponentAfterALinkIsCheckedWhereItLeads() throws {
+    try withTemporaryDirectory { dir in
+      try FileManager.default.createDirectory(
+        atPath: dir + "/elsewhere/deep", withIntermediateDirectories: true)
+      try write("[a]\nx = 1\n", to: dir + "/elsewhere/app/app.ini")
+      try write("[a]\nx = 2\n", to: dir + "/etc/app/app.ini")
+      try setMode(0o777, dir + "/elsewhere/app")
+      #expect(symlink(dir + "/elsewhere/deep", dir + "/etc/link") == 0)
+      // Lexically /etc/app/app.ini (safe); on disk /elsewhere/app/app.ini, in a directory anyone can write.
+      let contents = FileLayer(scope: .system, files: ["/etc/link/../app/app.ini"])
+        .load(LoadContext(options: ParseOptions(resolvePath: rootResolver(dir))))
+      #expect(contents.documents.isEmpty)
+      #expect(contents.diagnostics.first?.error.message.hasSuffix("chmod o-w \(dir)/elsewhere/app") == true)
+    }
+  }
+
+  /// Above the root prefix only links are looked for; where one leads is checked all the way to `/`.
+  @Test func aRootReachedThroughALinkIsCheckedWhereItLeads() throws {
+    try withTemporaryDirectory { dir in
+      try write("[a]\nx = 1\n", to: dir + "/open/root/etc/app/app.ini")
+      try setMode(0o777, dir + "/open")
+      #expect(symlink(dir + "/open", dir + "/link") == 0)
+      let contents = FileLayer(scope: .system, files: ["/etc/app/app.ini"])
+        .load(LoadContext(options: ParseOptions(resolvePath: rootResolver(dir + "/link/root"))))
+      #expect(contents.documents.isEmpty)
+      #expect(contents.diagnostics.first?.error.message.hasSuffix("chmod o-w \(dir)/open") == true)
+    }
+  }
+
+  /// The directories a layer's files share are checked once per load, and again on the next load.
+  @Test func aDirectoryMadeUnsafeBetweenLoadsIsRefusedOnTheNextLoad() throws {
+    try withTemporaryDirectory { dir in
+      try write("[a]\nx = 1\n", to: dir + "/etc/app/app.ini")
+      try write("[a]\ny = 1\n", to: dir + "/etc/app/app.conf.d/10-a.ini")
+      try write("[a]\nz = 1\n", to: dir + "/etc/app/app.conf.d/20-b.ini")
+      let layer = FileLayer(
+        scope: .system, files: ["/etc/app/app.ini"], dropInDirectory: "/etc/app/app.conf.d")
+      let context = LoadContext(options: ParseOptions(resolvePath: rootResolver(dir)))
+      #expect(layer.load(context).documents.count == 3)
+      try setMode(0o777, dir + "/etc/app")
+      let refused = layer.load(context)
+      // Each file is refused for the directory, not only the first one that met it.
+      #expect(refused.diagnostics.count == 2)
+      #expect(refused.diagnostics.allSatisfy { $0.error.message.hasSuffix("chmod o-w /etc/app") })
+      try setMode(0o755, dir + "/etc/app")
+      try setMode(0o666, dir + "/etc/app/app.conf.d/20-b.ini")
+      let oneRefused = layer.load(context)
+      #expect(oneRefused.documents.count == 2)
+      #expect(oneRefused.diagnostics.map(\.error.path) == ["/etc/app/app.conf.d/20-b.ini"])
+    }
+  }
+
   @Test func aRefusedFileKeepsItsLastGoodValuesInAStore() throws {
     try withTemporaryDirectory { dir in
       try write("[a]\nx = 1\n", to: dir + "/etc/app/app.ini")

@@ -155,8 +155,10 @@ final class INIParseSession {
 
   /// The directory part of a path (`""` for a bare name), to resolve includes against.
   static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
+    // On the UTF-8 bytes, as the kernel splits paths: no Character is formed for a path's every byte.
+    let utf8 = path.utf8
+    guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+    return slash == utf8.startIndex ? "/" : String(decoding: utf8[..<slash], as: UTF8.self)
   }
 
   /// `name` relative to `directory` (unless absolute), without `.` components or doubled slashes.
@@ -169,16 +171,57 @@ final class INIParseSession {
   }
 
   /// `path` with `..` resolved lexically, for comparing paths when looking for cycles.
+  ///
+  /// Works on the UTF-8 bytes, splitting at each `/` byte as the kernel does (a `/` followed by a
+  /// combining mark is a separator here, as on disk). It runs several times for every file a trust check
+  /// reads, so it forms no `Character` and allocates only the result.
   static func normalize(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/") where part != "." {
-      if part == "..", let last = parts.last, last != ".." {
-        parts.removeLast()
-      } else {
-        parts.append(part)
+    var path = path
+    return path.withUTF8 { bytes in
+      let slash = UInt8(ascii: "/")
+      let dot = UInt8(ascii: ".")
+      // The kept components, as ranges of `bytes`.
+      var parts: [Range<Int>] = []
+      var start = 0
+      while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != slash { end += 1 }
+        let length = end - start
+        if length == 0 || (length == 1 && bytes[start] == dot) {
+          // An empty or `.` component.
+        } else if length == 2 && bytes[start] == dot && bytes[start + 1] == dot, let last = parts.last,
+          !(last.count == 2 && bytes[last.lowerBound] == dot && bytes[last.lowerBound + 1] == dot)
+        {
+          parts.removeLast()
+        } else {
+          parts.append(start..<end)
+        }
+        start = end + 1
+      }
+      let isAbsolute = bytes.first == slash
+      var capacity = isAbsolute ? 1 : 0
+      for part in parts { capacity += part.count + 1 }
+      return String(unsafeUninitializedCapacity: capacity) { output in
+        var count = 0
+        if isAbsolute {
+          output[0] = slash
+          count = 1
+        }
+        for index in parts.indices {
+          if index > 0 {
+            output[count] = slash
+            count += 1
+          }
+          var byte = parts[index].lowerBound
+          while byte < parts[index].upperBound {
+            output[count] = bytes[byte]
+            count += 1
+            byte += 1
+          }
+        }
+        return count
       }
     }
-    return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
   }
 }
 
