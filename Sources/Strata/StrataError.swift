@@ -19,7 +19,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
       case fileTooLarge, unreadable, notFound, invalidPropertyList, duplicateKey
       case includeCycle, unknownDirective, unsupportedFormat, typeMismatch, unknownKey
       case nameCollision, invalidValue, tooManyFiles, tooManySymlinks, writeFailed, insecurePermissions
-      case tooManyValues, includeOutsideTree, skipped, deprecated, missingRequired
+      case tooManyValues, includeOutsideTree, skipped, deprecated, missingRequired, misuse
     }
     private let name: Name
     private init(_ name: Name) { self.name = name }
@@ -78,6 +78,9 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let deprecated = Code(.deprecated)
     /// A required setting (declared without a default) that no layer sets to a usable value.
     public static let missingRequired = Code(.missingRequired)
+    /// The library was used in a way that cannot do what was asked: ``SettingsStore/requireAll()``
+    /// before any group is declared, or after every group made was released.
+    public static let misuse = Code(.misuse)
 
     /// The code's name, such as `syntax`.
     public var description: String { name.rawValue }

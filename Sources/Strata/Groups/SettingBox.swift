@@ -356,6 +356,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
         cache.boundStore.map { ($0, state.key, state.generation) }
       })
     else { return defaultValue }
+    if let group = store.fallbackGroup { FallbackStore.warnOnFirstRead(group) }
     if store.pinCount.load(ordering: .relaxed) == 0 {
       let current = store.generationCounter.load(ordering: .acquiring)
       if store.changeLog.leavesAlone(CollectionOfOne(key) + aliases, after: cached, through: current) {

@@ -45,16 +45,25 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   private var groups: [(name: String, group: SettingsGroup)] = []
   /// Whether the settings are registered with `store` (from the first bind on).
   private var isRegistered = false
+  /// Whether the group is a nested group, bound by its parent (its release is its parent's).
+  private var isNested = false
 
   /// Creates the group and binds it to a store.
+  ///
+  /// Keep the group for as long as the program reads it: its settings are declared on the store while
+  /// it lives. A group released before ``SettingsStore/requireAll()`` (`_ = DatabaseSettings(store:
+  /// store)`) is named by a warning in the store's diagnostics, and `requireAll()` still checks that its
+  /// required keys are set.
   /// - Parameters:
   ///   - store: the store; by default ``SettingsStore/current``, else a new in-memory store that holds
-  ///     only the defaults.
+  ///     only the defaults. A group left on that private store (not a nested group, which moves into
+  ///     its parent's) reads its defaults whatever the files say: that store's diagnostics say so, and a
+  ///     debug build says so on standard error at the first read, once per class.
   ///   - section: the section of this instance (a key, such as `tenants.acme`) instead of the class's
   ///     ``section``, so that one class serves sets of groups made at run time:
   ///     `TenantSettings(store: store, section: "tenants.\(name)")`.
   public required init(store: SettingsStore? = nil, section: String? = nil) {
-    self.store = store ?? SettingsStore.current ?? SettingsStore.inMemory()
+    self.store = store ?? SettingsStore.current ?? FallbackStore.make(for: String(describing: Self.self))
     self.sectionPath = section ?? Self.section
     let settings: [(name: String, box: any AnySettingBox)]
     (settings, groups) = GroupLayout.members(of: self)
@@ -64,6 +73,15 @@ open class SettingsGroup: @unchecked Sendable, Observable {
 
   deinit {
     let settings = self.settings
+    if isRegistered && !isNested && store.notesReleasedGroups {
+      let boxes = settings.map(\.box) + groups.flatMap { $0.group.allSettings.map(\.box) }
+      if let first = boxes.first {
+        store.noteReleased(
+          ReleasedGroup(
+            typeName: String(describing: type(of: self)), section: sectionPath, firstKey: first.key,
+            requiredKeys: boxes.filter(\.isRequired).map(\.key)))
+      }
+    }
     if isRegistered { store.unregister(settings.map(\.box)) }
     for (_, box) in settings { box.finish() }
   }
@@ -78,8 +96,10 @@ open class SettingsGroup: @unchecked Sendable, Observable {
     Self(store: .inMemory(values))
   }
 
-  /// Binds every setting (and nested group) to `store` under `sectionPath`.
+  /// Binds every setting (and nested group) of a nested group to its parent's `store` under
+  /// `sectionPath`.
   func bind(store newStore: SettingsStore, sectionPath newPath: String) {
+    isNested = true
     bind(store: newStore, sectionPath: newPath, settings: settings)
   }
 

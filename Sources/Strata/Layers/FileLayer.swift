@@ -68,7 +68,7 @@ public struct FileLayer: Layer {
     for file in files {
       let resolved = context.options.resolvePath(file)
       let entry = requiresFiles ? FileSystem.entry(at: resolved) : nil
-      if entry == .missing {
+      if entry == .missing && !FileSystem.isHidden(resolved) {
         contents.diagnostics.append(Diagnostic(.error, StrataError(.notFound, "no such file", path: file)))
         continue
       }

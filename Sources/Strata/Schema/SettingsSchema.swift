@@ -116,6 +116,8 @@ public struct SettingsSchema: Sendable {
         var message = "unknown key '\(key)'"
         if case .commandLine(let option) = value.origin {
           message = UnknownOptions.message(option: option, key: key, candidates: declared)
+        } else if let hint = missingEqualsHint(forKey: key, value: value) {
+          message += ": " + hint
         } else if let match = Suggestions.closest(to: key, in: declared) {
           message += " (did you mean '\(match)'?)"
         }

@@ -3,16 +3,20 @@ extension SettingsStore {
   /// Every problem known now: files that failed to load, values that did not convert, and, once
   /// settings are registered, keys no setting declares, environment names that collide, and secrets
   /// in files others can read (before that, command-line options that set no key of another layer).
+  /// Mistakes in making groups come first: a group released before ``requireAll()``, or this store
+  /// being the private one of a group made without a store.
   public var diagnostics: [Diagnostic] {
     let snapshot = self.snapshot
     let settingDiagnostics = state.withLock {
       $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value)
     }
     let schema = self.schema
+    // Mistakes in how the program made its groups come first: they explain the problems after them.
+    let usage = fallbackDiagnostics + releasedGroupDiagnostics
     guard !schema.entries.isEmpty else {
-      return snapshot.diagnostics + settingDiagnostics + UnknownOptions.diagnostics(in: snapshot)
+      return usage + snapshot.diagnostics + settingDiagnostics + UnknownOptions.diagnostics(in: snapshot)
     }
-    return snapshot.diagnostics + settingDiagnostics
+    return usage + snapshot.diagnostics + settingDiagnostics
       + schema.unknownKeys(in: snapshot, resolvePath: stack.options.resolvePath)
       + environmentCollisions(schema) + exposedSecrets(schema, snapshot)
   }

@@ -4,6 +4,9 @@ extension SettingsStore {
   /// are given the current snapshot through the pipeline, after any generation being published now.
   func register(_ boxes: [any AnySettingBox]) {
     let (addedKeys, addedSecret) = state.withLock { $0.registry.add(boxes) }
+    // A fallback store holds only defaults: its settings resolve at their first read, which warns
+    // (see ``FallbackStore``); a nested group moves to its parent's store before any read.
+    guard fallbackGroup == nil else { return }
     // New keys may give meaning to environment variables that were unknown until now; new secrets must
     // be redacted by the published snapshot.
     let reloads = addedSecret || (!addedKeys.isEmpty && stack.layers.contains(where: \.readsLowerLayers))

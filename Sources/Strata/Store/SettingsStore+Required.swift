@@ -10,17 +10,51 @@ extension SettingsStore {
   /// ```
   ///
   /// The same errors are in ``diagnostics``, one per setting.
-  /// - Throws: `missingRequired`, naming every registered required setting without a usable value.
+  ///
+  /// Call it after making the groups, and keep them: a group released before it (made and dropped,
+  /// `_ = DatabaseSettings(store: store)`) declares nothing any more, so its required keys are checked
+  /// only for being set at all, and ``diagnostics`` warns that it was released.
+  /// - Throws: `missingRequired`, naming every registered required setting without a usable value; or
+  ///   `misuse` when no group is alive on the store, so that there is nothing to check (groups not made
+  ///   yet, or all released).
   public func requireAll() throws(StrataError) {
-    let missing = missingRequiredKeys
-    guard let first = missing.first else { return }
-    guard missing.count > 1 else { throw missingRequiredError(forKey: first) }
-    let list = missing.map { key in
-      let places = stack.placesToSet(key: key)
-      return "'\(key)'" + (places.isEmpty ? "" : " (\(StrataError.placesPhrase(places)))")
+    let (hasSettings, released) = state.withLock { state in
+      state.hasRequiredAll = true
+      return (!state.registry.declaredBoxes.isEmpty, state.releasedGroups)
     }
-    throw StrataError(
-      .missingRequired, "\(missing.count) required settings have no value: " + list.joined(separator: "; "))
+    guard hasSettings else { throw nothingToRequire(released: released) }
+    let snapshot = self.snapshot
+    // A released group's required key that no live setting declares: a group made again later would
+    // stop the program reading it when no layer sets it.
+    let releasedMissing = releasedGroups.flatMap { group in
+      group.requiredKeys.filter { snapshot.value(forKey: $0) == nil }.map { ($0, group) }
+    }
+    let missing = missingRequiredKeys.map { ($0, nil as ReleasedGroup?) } + releasedMissing
+    guard !missing.isEmpty else { return }
+    let list = missing.map { key, group in
+      let places = stack.placesToSet(key: key)
+      let declaredBy = group.map { "declared by \($0.typeName), released before requireAll()" }
+      let notes = [declaredBy, places.isEmpty ? nil : StrataError.placesPhrase(places)].compactMap { $0 }
+      return "'\(key)'" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+    }
+    if missing.count == 1, missing[0].1 == nil { throw missingRequiredError(forKey: missing[0].0) }
+    let count = missing.count == 1 ? "1 required setting has" : "\(missing.count) required settings have"
+    throw StrataError(.missingRequired, "\(count) no value: " + list.joined(separator: "; "))
+  }
+
+  /// The error of a `requireAll()` that has no setting to check.
+  private func nothingToRequire(released: [ReleasedGroup]) -> StrataError {
+    guard let first = released.first else {
+      return StrataError(
+        .misuse,
+        "requireAll() checked nothing: no settings group is declared on this store yet; make the groups "
+          + "first and keep them (`let database = DatabaseSettings(store: store)`), then call requireAll()")
+    }
+    let names = released.map(\.name).joined(separator: ", ")
+    return StrataError(
+      .misuse,
+      "requireAll() checked nothing: every settings group made on this store was released before it "
+        + "(\(names)); \(first.fix), then call requireAll()")
   }
 
   /// The keys of the registered required settings that have no usable value, in declaration order.

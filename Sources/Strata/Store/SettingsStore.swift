@@ -40,6 +40,9 @@ public final class SettingsStore: Sendable {
   /// The keys recent generations changed: settings that a reload did not touch catch up on their next
   /// read from it.
   let changeLog = ChangeLog()
+  /// The group class this store was made for when that group was made with no store and no
+  /// ``current`` store: a private store that holds only defaults (see ``SettingsGroup/init(store:section:)``).
+  let fallbackGroup: String?
 
   struct State {
     /// The last good contents of each layer (by index in `stack.layers`).
@@ -69,6 +72,10 @@ public final class SettingsStore: Sendable {
     var notifier: SystemdNotifier?
     /// The thread the pipeline's asynchronous work runs on while the run loop runs.
     var worker: WorkerThread?
+    /// Whether ``SettingsStore/requireAll()`` has run: groups released before it are start-up mistakes.
+    var hasRequiredAll = false
+    /// Groups released before `requireAll()` ran (at most ``ReleasedGroup/limit``).
+    var releasedGroups: [ReleasedGroup] = []
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
@@ -76,11 +83,17 @@ public final class SettingsStore: Sendable {
   ///   - layers: the layers, lowest first.
   ///   - options: parsing limits, the root prefix and the file formats (``ParseOptions/formats``).
   ///   - writeTarget: where writes go (default: the runtime layer, in memory).
-  public init(
+  public convenience init(
     layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime
   ) {
+    self.init(layers: layers, options: options, writeTarget: writeTarget, fallbackFor: nil)
+  }
+
+  /// Creates a store over `layers`; `fallbackFor` names the group class a fallback store was made for.
+  init(layers: [any Layer], options: ParseOptions, writeTarget: WriteTarget, fallbackFor: String?) {
     stack = LayerStack(layers: layers, options: options)
     self.writeTarget = writeTarget
+    fallbackGroup = fallbackFor
     state = Locked(State(contents: Array(repeating: nil, count: layers.count)))
     published = Locked(Snapshot.empty)
     rebuild(reloading: nil)

@@ -23,7 +23,9 @@ enum FileReader {
       if code == ENXIO, let kind = kind(at: path) {  // a socket cannot be opened at all
         throw StrataError(.unreadable, "not a regular file: \(kind)", path: reportedAs)
       }
-      throw StrataError(.unreadable, "cannot open: \(describe(errno: code))", path: reportedAs)
+      // Permission denied names who asked, who owns the entry in the way, its mode and the fix.
+      let reason = code == EACCES ? ": " + FilePermissions.accessDenied(path) : ""
+      throw StrataError(.unreadable, "cannot open: \(describe(errno: code))\(reason)", path: reportedAs)
     }
     defer { close(fd) }
     var info = stat()

@@ -19,6 +19,13 @@ enum FileSystem {
     }
   }
 
+  /// Whether `lstat` fails on `path` because a directory on the way cannot be searched: the entry may
+  /// exist, hidden from this process (reading it says why, see ``FilePermissions/accessDenied(_:)``).
+  static func isHidden(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) != 0 && errno == EACCES
+  }
+
   /// Whether `path` is a directory (following symlinks).
   static func isDirectory(_ path: String) -> Bool {
     var info = stat()
@@ -56,8 +63,9 @@ enum FileSystem {
       if code == ENOTDIR {
         throw StrataError(.unreadable, "is not a directory", path: reportedAs)
       }
+      let reason = code == EACCES ? ": " + FilePermissions.accessDenied(path) : ""
       throw StrataError(
-        .unreadable, "cannot list directory: \(FileReader.describe(errno: code))", path: reportedAs)
+        .unreadable, "cannot list directory: \(FileReader.describe(errno: code))\(reason)", path: reportedAs)
     }
     defer { closedir(dir) }
     var names: [String] = []
