@@ -79,7 +79,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A required setting (declared without a default) that no layer sets to a usable value.
     public static let missingRequired = Code(.missingRequired)
     /// The library was used in a way that cannot do what was asked: ``SettingsStore/requireAll()``
-    /// before any group is declared, or after every group made was released.
+    /// with no group alive to check (an error it throws); a group released before `requireAll()`, or a
+    /// group made without a store that reads only defaults (warnings in ``SettingsStore/diagnostics``).
     public static let misuse = Code(.misuse)
 
     /// The code's name, such as `syntax`.

@@ -14,7 +14,9 @@ import Synchronization
 /// the same way. Only explicit operations on one thing — a write, a required key — throw
 /// ``StrataError``.
 public final class SettingsStore: Sendable {
-  /// The store that `SettingsGroup()` binds to when no store is passed.
+  /// The store that `SettingsGroup()` binds to when no store is passed. With none set either, a group
+  /// binds to a private in-memory store of defaults, which says so (see
+  /// ``SettingsGroup/init(store:section:)``).
   @TaskLocal public static var current: SettingsStore?
 
   /// The snapshot pinned by ``SettingsGroup/withConsistentSnapshot(_:)`` for this task.

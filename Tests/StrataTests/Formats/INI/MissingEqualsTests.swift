@@ -63,3 +63,21 @@ final class MissingEqualsHTTPSettings: SettingsGroup, @unchecked Sendable {
     #expect(warnings.allSatisfy { !$0.contains("did you mean `") })
   }
 }
+
+/// `config-dump --check --schema` gives the same hint.
+@Suite struct MissingEqualsConfigDumpTests {
+  @Test func configDumpAsksForTheEqualsSignAgainstASchema() async throws {
+    try await withTemporaryDirectory { dir in
+      try write("[http]\nlogLevel warning\n", to: dir + "/svc.ini")
+      try write(
+        #"{"type": "object", "properties": {"http": {"type": "object", "properties": "#
+          + #"{"logLevel": {"type": "string", "default": "info"}}}}}"#, to: dir + "/schema.json")
+      let run = try await Spawn.run(
+        configDumpPath, ["--check", "--schema", dir + "/schema.json", dir + "/svc.ini"], within: 60)
+      #expect(
+        (run.output + run.errors).contains(
+          "\(dir)/svc.ini:2:1: warning: unknown key 'http.logLevel warning': a line without '=' is read as a "
+            + "flag named 'logLevel warning'; did you mean `logLevel = warning`?"), "\(run)")
+    }
+  }
+}
