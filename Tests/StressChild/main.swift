@@ -4,6 +4,7 @@
 //   strata-stress-child write FILE [COUNT]      write records through the store until killed (or COUNT)
 //   strata-stress-child soak DIR RELOADS SUBS   reload and subscribe in cycles; print RSS and fd counts
 //   strata-stress-child watch FILE              run the store's watcher; print events and values
+//   strata-stress-child fallback                read two groups made without a store
 import Glibc
 
 /// Writes a line to standard output at once (no buffering: the parent may kill us any time).
@@ -20,7 +21,8 @@ func say(_ line: String) {
 }
 
 func usageError() -> Never {
-  say("usage: strata-stress-child write FILE [COUNT] | soak DIR RELOADS SUBSCRIPTIONS | watch FILE")
+  say(
+    "usage: strata-stress-child write FILE [COUNT] | soak DIR RELOADS SUBSCRIPTIONS | watch FILE | fallback")
   exit(2)
 }
 
@@ -33,6 +35,8 @@ case "soak" where arguments.count == 4:
   await runSoak(directory: arguments[1], reloads: reloads, subscriptions: subscriptions)
 case "watch" where arguments.count == 2:
   await runWatcher(file: arguments[1])
+case "fallback" where arguments.count == 1:
+  runFallback()
 default:
   usageError()
 }

@@ -23,7 +23,8 @@ enum FallbackStore {
   static func message(for typeName: String) -> String {
     "\(typeName) was made without a store and no SettingsStore.current, so it reads a private in-memory "
       + "store that holds only its defaults, whatever the files say; pass the store: "
-      + "\(typeName)(store: store), or make it inside SettingsStore.$current.withValue(store) { … }"
+      + "\(typeName)(store: store), or make it inside SettingsStore.$current.withValue(store) { … } (for "
+      + "defaults on purpose, in tests or previews: \(typeName).inMemory())"
   }
 
   /// Marks `typeName` as warned about; `true` the first time (the caller then prints).

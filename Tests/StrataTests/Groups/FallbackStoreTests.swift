@@ -43,7 +43,8 @@ final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
           == "warning: FallbackProbeSettings was made without a store and no SettingsStore.current, so it "
           + "reads a private in-memory store that holds only its defaults, whatever the files say; pass the "
           + "store: FallbackProbeSettings(store: store), or make it inside "
-          + "SettingsStore.$current.withValue(store) { … }")
+          + "SettingsStore.$current.withValue(store) { … } (for defaults on purpose, in tests or previews: "
+          + "FallbackProbeSettings.inMemory())")
       // The store the program uses is not polluted by the mistake made elsewhere.
       #expect(store.diagnostics.allSatisfy { $0.error.code != .misuse })
       #expect(FallbackProbeSettings(store: store).port == 9090)
@@ -94,5 +95,21 @@ final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
     #expect(group.store === store)
     #expect(group.port == 7070)
     #expect(store.diagnostics.allSatisfy { $0.error.code != .misuse })
+  }
+}
+
+/// The warning as a debug build prints it, in a process of its own.
+@Suite struct FallbackStoreWarningTests {
+  @Test func aDebugBuildPrintsOneLinePerClassOnStandardError() async throws {
+    let run = try await Spawn.run(stressChildPath, ["fallback"], within: 60)
+    #expect(run.status == 0, "\(run)")
+    #expect(run.output == "ports 8080 8080\n")
+    #if DEBUG
+      #expect(
+        run.errors
+          == "Strata: warning: \(FallbackStore.message(for: "OrphanSettings"))\n", "\(run)")
+    #else
+      #expect(run.errors.isEmpty, "\(run)")
+    #endif
   }
 }
