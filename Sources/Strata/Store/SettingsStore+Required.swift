@@ -27,7 +27,7 @@ extension SettingsStore {
     // A released group's required key that no live setting declares: a group made again later would
     // stop the program reading it when no layer sets it.
     let releasedMissing = releasedGroups.flatMap { group in
-      group.requiredKeys.filter { snapshot.value(forKey: $0) == nil }.map { ($0, group) }
+      group.requiredKeys.filter { !sets(undeclared: $0, in: snapshot) }.map { ($0, group) }
     }
     let missing = missingRequiredKeys.map { ($0, nil as ReleasedGroup?) } + releasedMissing
     guard !missing.isEmpty else { return }
@@ -40,6 +40,17 @@ extension SettingsStore {
     if missing.count == 1, missing[0].1 == nil { throw missingRequiredError(forKey: missing[0].0) }
     let count = missing.count == 1 ? "1 required setting has" : "\(missing.count) required settings have"
     throw StrataError(.missingRequired, "\(count) no value: " + list.joined(separator: "; "))
+  }
+
+  /// Whether a layer sets `key`, which no live setting declares: in the snapshot, or as the environment
+  /// variable its setting would read (the environment layer maps only declared keys' names).
+  private func sets(undeclared key: String, in snapshot: Snapshot) -> Bool {
+    if snapshot.value(forKey: key) != nil { return true }
+    return stack.layers.contains { layer in
+      guard let environment = layer as? EnvironmentLayer else { return false }
+      let name = EnvironmentNames.variableName(forKey: key, prefix: environment.prefix)
+      return environment.variables[name] != nil
+    }
   }
 
   /// The error of a `requireAll()` that has no setting to check.
