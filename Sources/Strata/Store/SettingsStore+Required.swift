@@ -19,8 +19,10 @@ extension SettingsStore {
   ///   yet, or all released).
   public func requireAll() throws(StrataError) {
     let (hasSettings, released) = state.withLock { state in
-      state.hasRequiredAll = true
-      return (!state.registry.declaredBoxes.isEmpty, state.releasedGroups)
+      // Groups released from now on are not start-up mistakes, once there was something to check.
+      let hasSettings = !state.registry.declaredBoxes.isEmpty
+      if hasSettings { state.hasRequiredAll = true }
+      return (hasSettings, state.releasedGroups)
     }
     guard hasSettings else { throw nothingToRequire(released: released) }
     let snapshot = self.snapshot

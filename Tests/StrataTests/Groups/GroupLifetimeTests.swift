@@ -26,6 +26,9 @@ final class LifetimeAppSettings: SettingsGroup, @unchecked Sendable {
       error.message
         == "requireAll() checked nothing: no settings group is declared on this store yet; make the groups "
         + "first and keep them (`let database = DatabaseSettings(store: store)`), then call requireAll()")
+    // A group dropped after that failed check is still a start-up mistake.
+    do { _ = LifetimeServerSettings(store: store) }
+    #expect(store.releasedGroups.map(\.typeName) == ["LifetimeServerSettings"])
     // Made afterwards, as the articles now show, the group is checked.
     let database = DatabaseSettings(store: store)
     #expect(throws: StrataError.self) { try store.requireAll() }
