@@ -1,9 +1,9 @@
 import Foundation
 
-/// The parts of the README's Quick start that a test runs: the file it says to create (the fenced
+/// The parts of the README that a test runs. The Quick start: the file it says to create (the fenced
 /// block after `<!-- quick-start: ~/PATH -->`) and the commands with their output (the block after
 /// `<!-- quick-start: run -->`: `$ [NAME=value …] swift run hello [ARGUMENT …]` lines, each followed
-/// by what it prints).
+/// by what it prints). The first command's output: the block after `<!-- try-it: output -->`.
 struct QuickStartReadme {
   /// The README's text.
   var text: String
@@ -15,7 +15,7 @@ struct QuickStartReadme {
 
   /// The file to create, relative to the home directory.
   var file: (homeRelativePath: String, content: String) {
-    for (marker, block) in markedBlocks() where marker.hasPrefix("~/") {
+    for (marker, block) in markedBlocks("quick-start") where marker.hasPrefix("~/") {
       return (String(marker.dropFirst(2)), block)
     }
     return ("", "")
@@ -31,7 +31,7 @@ struct QuickStartReadme {
 
   /// The commands of the run block, in order.
   func runs() throws(Problem) -> [Run] {
-    guard let block = markedBlocks().first(where: { $0.marker == "run" })?.block else {
+    guard let block = markedBlocks("quick-start").first(where: { $0.marker == "run" })?.block else {
       throw Problem(description: "README.md has no '<!-- quick-start: run -->' block")
     }
     var runs: [Run] = []
@@ -58,18 +58,24 @@ struct QuickStartReadme {
     return runs
   }
 
-  /// Each `<!-- quick-start: MARKER -->` with the content of the fenced block that follows it.
-  private func markedBlocks() -> [(marker: String, block: String)] {
+  /// The output the README shows for its first command (the block after `<!-- try-it: output -->`).
+  var firstCommandOutput: String? {
+    markedBlocks("try-it").first { $0.marker == "output" }?.block
+  }
+
+  /// Each `<!-- KIND: MARKER -->` with the content of the fenced block that follows it.
+  private func markedBlocks(_ kind: String) -> [(marker: String, block: String)] {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     var blocks: [(String, String)] = []
     var index = 0
     while index < lines.count {
       let line = lines[index]
       index += 1
-      guard line.hasPrefix("<!-- quick-start: "), line.hasSuffix(" -->"), index < lines.count,
+      let opening = "<!-- \(kind): "
+      guard line.hasPrefix(opening), line.hasSuffix(" -->"), index < lines.count,
         lines[index].hasPrefix("```")
       else { continue }
-      let marker = String(line.dropFirst("<!-- quick-start: ".count).dropLast(" -->".count))
+      let marker = String(line.dropFirst(opening.count).dropLast(" -->".count))
       index += 1
       var content = ""
       while index < lines.count, lines[index] != "```" {

@@ -75,3 +75,14 @@ import Testing
     #expect(throws: QuickStartReadme.Problem.self) { try wrong.runs() }
   }
 }
+
+/// The README's first command prints what the README shows (its first lines, then `…`).
+@Suite struct ReadmeFirstCommandTests {
+  @Test func theFirstCommandPrintsTheLinesTheReadmeShows() async throws {
+    let shown = try #require(try QuickStartReadme.load().firstCommandOutput)
+    #expect(shown.hasSuffix("\n…\n"), "the README shows the first lines, then …")
+    let run = try await runConfigDump(["--root", "Samples/demo", "--app", "demo", "--show-origin"])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.output.hasPrefix(String(shown.dropLast(2))), "\(run.output)")
+  }
+}
