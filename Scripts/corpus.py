@@ -7,7 +7,7 @@ readers where the dialects agree: configparser for INI files (.ini .cfg .cnf .co
 
 The downloaded files are never committed. A file counts as "refused" when config-dump reports an error
 for it, "agrees" when every value both readers have is equal, and "differs" otherwise (listed).
-Differences that are documented dialect choices (Documentation/INI.md) are skipped value by value:
+Differences that are documented dialect choices (Sources/Strata/Strata.docc/INIDialect.md) are skipped value by value:
 quoted values (Strata decodes them), `\\`-joined lines (Strata joins them), `key[]` arrays and
 `!include` directives (Strata reads them), and keys before any section (configparser rejects them).
 """

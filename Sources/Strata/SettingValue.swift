@@ -29,8 +29,8 @@ public struct SettingValue: Sendable, CustomStringConvertible {
     case table(SettingTable)
   }
 
-  /// How a node is held: a content and an origin, or a string still in its file's bytes (see
-  /// Documentation/ParsingDesign.md, "Fourth round: the string in its file"): a parser that has validated the file
+  /// How a node is held: a content and an origin, or a string still in its file's bytes (the
+  /// catalog's ParsingDesign article, "A string stays in its file"): a parser that has validated the file
   /// makes no `String` per value, and an origin that retains nothing beyond the file.
   enum Storage: Sendable {
     case node(Kind, Origin)

@@ -134,7 +134,7 @@ struct DumpCommand {
     // and the watches being set is caught by one more read once ready.
     printed.withLock { printChanges(&$0) }
     // Each line is written from the reload that caused it, on the store's run loop: no task hop between
-    // the edit and its line (Documentation/EditLatency.md).
+    // the edit and its line (the catalog's IncrementalReloadDesign article).
     store.observeEvents { event in
       printed.withLock { previous in
         switch event {

@@ -23,7 +23,7 @@
 ///   value's text.
 ///
 /// Writes edit the file in place (see ``edit(_:setting:at:path:options:)``). The full grammar, and where
-/// it differs from python-dotenv, is in `Documentation/DotEnv.md`.
+/// it differs from python-dotenv, is in <doc:DotEnvDialect>.
 public struct DotEnvFormat: ConfigFormat {
   /// The format's name, `dotenv`.
   public static let name = "dotenv"

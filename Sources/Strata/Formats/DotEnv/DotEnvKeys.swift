@@ -3,7 +3,7 @@
 /// A name is split into names at each `.` and each `__` (`server.port`, `DB__POOL_SIZE`); a name
 /// written without lower-case letters is lower-cased (`DB__POOL_SIZE` → `db.pool_size`, as
 /// ``EnvironmentNames`` maps `PREFIX_DB__POOL_SIZE`), and one with a lower-case letter is kept as written
-/// (`server.maxConnections`). The full rule is in `Documentation/DotEnv.md`.
+/// (`server.maxConnections`). The full rule is in the catalog's DotEnvDialect article.
 enum DotEnvKeys {
   /// Whether a byte may start a name: a letter or `_`.
   static func isNameStart(_ byte: UInt8) -> Bool {

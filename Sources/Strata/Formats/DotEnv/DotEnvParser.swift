@@ -1,4 +1,4 @@
-/// Reads the assignments of a dotenv file, with positions. The grammar is in `Documentation/DotEnv.md`.
+/// Reads the assignments of a dotenv file, with positions. The grammar is in the catalog's DotEnvDialect article.
 ///
 /// Errors never quote a value's text (values are often secrets): they name the position, and at most
 /// the key.

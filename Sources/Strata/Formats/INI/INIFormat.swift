@@ -2,7 +2,7 @@
 /// lines, quoted values, `key[]` arrays, bare flags, and `!include` / `!includedir` directives.
 ///
 /// Every value is a string; typed conversion happens later, against the declared settings. The full
-/// dialect, and where it differs from Python's `configparser`, is in `Documentation/INI.md`.
+/// dialect, and where it differs from Python's `configparser`, is in <doc:INIDialect>.
 ///
 /// ```swift
 /// let document = try INIFormat().parse(bytes, path: "/etc/demo/demo.ini", options: ParseOptions())

@@ -14,7 +14,7 @@ struct INIFileParser {
   /// The current line (1-based) and the offset where it starts; a column is `offset - lineStart + 1`.
   var line = 0
   var lineStart = 0
-  /// The current section and its path. An included file starts at the top level (see Documentation/INI.md).
+  /// The current section and its path. An included file starts at the top level (the catalog's INIDialect article).
   var section: INITable
   var sectionPath: [String] = []
   /// Reused for each key, so a line allocates no array.

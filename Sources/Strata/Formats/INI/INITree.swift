@@ -14,7 +14,7 @@ final class INITable {
   /// Whether a section header names this very table (`[www]`; `[options.packages.find]` declares `find`,
   /// not `options` or `packages`). A table that is only on the way — to a dotted key's value
   /// (`listen.owner = x` makes `listen`) or to a header's table — gives way to a value of the same
-  /// name: what it holds moves up under literal names with dots (see Documentation/INI.md).
+  /// name: what it holds moves up under literal names with dots (the catalog's INIDialect article).
   var isDeclared = false
   // The entries are kept in the form the finished ``SettingTable`` uses, so that `build()` moves them
   // rather than copying. A child table's entry holds a placeholder (an empty table with the child's

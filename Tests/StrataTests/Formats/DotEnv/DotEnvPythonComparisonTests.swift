@@ -43,7 +43,7 @@ import Testing
     #expect(ours == expected)
   }
 
-  /// The documented differences (Documentation/DotEnv.md).
+  /// The documented differences (Strata.docc/DotEnvDialect.md).
   @Test func theDocumentedDifferences() throws {
     // `KEY= # c`: python-dotenv keeps "# c"; Strata, like a shell, reads a comment.
     #expect(try dotEnvLeaves("E= # c\n") == ["e": ""])

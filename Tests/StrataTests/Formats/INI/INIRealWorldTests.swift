@@ -172,7 +172,7 @@ struct INIRealWorldTests {
 
   /// The path as Strata holds it: where a value stands on a dotted path (php-fpm's `listen` beside
   /// `listen.owner`, setup.cfg's `packages` beside `[options.packages.find]`), some names are one
-  /// literal name with dots (Documentation/INI.md), so a run of names may be joined.
+  /// literal name with dots (Strata.docc/INIDialect.md), so a run of names may be joined.
   func literal(_ components: [String], in ours: [[String]: (String, Int)]) -> [String] {
     if ours[components] != nil { return components }
     for start in 0..<components.count {
@@ -187,7 +187,7 @@ struct INIRealWorldTests {
   }
 
   /// Compares with configparser wherever the dialects agree; each skip below is a difference listed in
-  /// Documentation/INI.md.
+  /// Strata.docc/INIDialect.md.
   @Test(arguments: files)
   func agreesWithConfigparser(name: String) async throws {
     let document = try parseRealWorld(name)

@@ -1,0 +1,70 @@
+// snippet: required
+import FoundationEssentials  // URL
+import Strata
+
+final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
+  @Setting(help: "Where the database is") var url: URL  // required
+  @Setting var kind: DatabaseKind  // required
+  @Setting var replicaURL: URL?  // nil when unset
+  @Setting var poolSize = 4
+}
+// snippet: end
+
+/// Declarations.md.
+enum Declarations {
+  // snippet: keys
+  final class ServerSettings: SettingsGroup, @unchecked Sendable {
+    override class var section: String { "server" }
+    @Setting(key: "allowed_origins") var allowedOrigins: [String] = []
+    @Setting var tls = TLSOptions()  // a Codable struct: a nested table
+  }
+  // snippet: end
+
+  final class RenamedSettings: SettingsGroup, @unchecked Sendable {
+    override class var section: String { "server" }
+    // snippet: renamed
+    @Setting(key: "max_connections", aliases: ["maxConn"]) var maxConnections = 1024
+    // snippet: end
+  }
+
+  final class ValidatedSettings: SettingsGroup, @unchecked Sendable {
+    override class var section: String { "server" }
+    // snippet: validation
+    @Setting(validation: .range(1...65535)) var port = 8080
+    @Setting(validation: SettingValidation("must be even") { $0 % 2 == 0 }) var workers = 4
+    // snippet: end
+  }
+
+  final class AttributedSettings: SettingsGroup, @unchecked Sendable {
+    override class var section: String { "server" }
+    // snippet: attribute-use
+    @Setting(.attribute(\.uiSection, "Network")) var port = 8080
+    // snippet: end
+  }
+
+  static func readAttributes(_ server: AttributedSettings) {
+    // snippet: attribute-read
+    print(server.$port.uiSection ?? "")  // "Network"
+    print(server.$port.help ?? "")  // the `help:` text
+    // snippet: end
+  }
+
+  static func requireAll() throws {
+    // snippet: require-all
+    let store = SettingsStore(app: "demo")
+    let database = DatabaseSettings(store: store)  // every group first,
+    try store.requireAll()  // then one error listing every missing required setting
+    print(database.url)  // safe: requireAll did not throw
+    // snippet: end
+  }
+}
+
+// snippet: attribute-key
+struct UISection: SettingAttributeKey { static let defaultValue: String? = nil }
+extension SettingAttributes {
+  var uiSection: String? {
+    get { self[UISection.self] }
+    set { self[UISection.self] = newValue }
+  }
+}
+// snippet: end

@@ -1,0 +1,29 @@
+import Strata
+
+/// Deploying.md.
+enum Deploying {
+  final class ServerSettings: SettingsGroup, @unchecked Sendable {
+    @Setting var port = 8080
+  }
+
+  static func main() throws {
+    // snippet: main
+    SettingsStore.catchHangupSignals()  // first: a SIGHUP from now on is queued, never fatal
+    let store = SettingsStore(app: "demo")
+    let server = ServerSettings(store: store)  // every group of the program,
+    let database = DatabaseSettings(store: store)
+    try store.requireAll()  // then stop at once, listing every missing required setting
+    Task { await store.run(reloadOnHangup: true, notifying: SystemdNotifier()) }
+    // snippet: end
+    print(server.port, database.poolSize)
+  }
+
+  static func kubernetes() -> SettingsStore {
+    // snippet: kubernetes
+    var layers = StandardLayout(app: "demo").layers
+    layers.insert(KeyPerFileLayer(directory: "/run/secrets/demo", keyPrefix: "database"), at: 2)
+    let store = SettingsStore(layers: layers)
+    // snippet: end
+    return store
+  }
+}
