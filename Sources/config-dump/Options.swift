@@ -100,11 +100,13 @@ struct Option {
       ["--show-secrets"], .sources,
       [
         "print secret values in clear. Secrets are: a schema's secret settings; keys no",
-        "schema declares whose last name has a word password, passwd, pwd,",
-        "passphrase, secret(s), token, credential(s), api/private/secret/access/",
-        "signing/encryption/master key, or ends in auth (words split at camelCase,",
-        "_, -, .: db_password, apiKey, basicAuth; not keyboard, tokenizer,",
-        "authMethod); values of --key-per-file directories",
+        "schema declares whose last name ends in the word password, passphrase,",
+        "secret(s), token(s), credential(s) or auth, in passwd or pwd after another",
+        "word (smtp.passwd, not a bare passwd), or in key after api/private/secret/",
+        "access/signing/encryption/master (words split at camelCase, _, -, ., space:",
+        "db_password, apiKey, wsrep_sst_auth; not passwd_files, unix password sync,",
+        "keyboard, authMethod); values of --key-per-file directories. With --format",
+        "env, redacted values are named in a warning on stderr",
       ]
     ) { $0.showSecrets = true },
     Option(
