@@ -163,7 +163,7 @@ struct DumpCommand {
             && $0.message.hasPrefix(diagnostic.error.message)
         })
       {
-        output(WatchLines.error(onDisk(diagnostic.error)) + "\n")
+        output(WatchLines.error(diagnostic.error) + "\n")
       }
       state.snapshot = current
       printKept(&state)
@@ -178,11 +178,11 @@ struct DumpCommand {
         switch event {
         case .reloaded: printChanges(&state)
         case .failed(let error):
-          output(WatchLines.error(onDisk(error)) + "\n")
+          output(WatchLines.error(error) + "\n")
           state.failures.append(error)
           printKept(&state)
         case .recovered(let error):
-          output(WatchLines.recovered(onDisk(error)) + "\n")
+          output(WatchLines.recovered(error) + "\n")
           state.failures.removeAll { $0.location == error.location }
         case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
         case .pendingRestart, .diagnosed: break
@@ -253,9 +253,6 @@ struct DumpCommand {
     }
     return diagnostic
   }
-
-  /// An error as printed, its path on disk (see ``shown(_:)``).
-  func onDisk(_ error: StrataError) -> StrataError { shown(Diagnostic(.error, error)).error }
 
   /// `config-dump: nothing found …`, with the places looked at for `--app`.
   func nothingFound() -> String {

@@ -101,7 +101,7 @@ struct Option {
       [
         "print secret values in clear. Secrets are: a schema's secret settings; keys no",
         "schema declares whose last name ends in the word password, passphrase,",
-        "secret(s), token(s), credential(s) or auth, in passwd or pwd after another",
+        "secret(s), token, credential(s) or auth, in passwd or pwd after another",
         "word (smtp.passwd, not a bare passwd), or in key after api/private/secret/",
         "access/signing/encryption/master (words split at camelCase, _, -, ., space:",
         "db_password, apiKey, wsrep_sst_auth; not passwd_files, unix password sync,",

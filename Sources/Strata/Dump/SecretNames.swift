@@ -20,7 +20,7 @@
 package enum SecretNames {
   /// Last words that make a key secret wherever they stand.
   static let words: Set<String> = [
-    "password", "passwords", "passphrase", "secret", "secrets", "token", "tokens", "credential",
+    "password", "passwords", "passphrase", "secret", "secrets", "token", "credential",
     "credentials", "auth", "apikey", "privatekey", "secretkey",
   ]
   /// Last words that make a key secret when the key names something before them.
