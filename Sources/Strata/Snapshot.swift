@@ -137,6 +137,9 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// Whether `key`, or a table above it, is among `declared` (a secret table's leaves are secret).
   static func isDeclaredSecret(_ key: String, in declared: Set<String>) -> Bool {
     guard !declared.isEmpty else { return false }
+    if declared.contains(key) { return true }
+    // A few secrets (the usual case) are cheaper to compare than the key's parents are to build.
+    if declared.count <= 8 { return declared.contains { !$0.isEmpty && SettingKey.isKey(key, within: $0) } }
     var current: String? = key
     while let name = current {
       if declared.contains(name) { return true }
