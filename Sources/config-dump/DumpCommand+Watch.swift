@@ -11,7 +11,7 @@ extension DumpCommand {
   {
     let stack = stack(schema: schema)
     let store = SettingsStore(layers: stack.layers, options: stack.options)
-    let declared = schema.map { SchemaSettings(schema: $0, store: store) }
+    let declared = schema.map { SchemaRunningValues(schema: $0, store: store) }
     let dumped = dumped ?? store.snapshot
     let restartRequired = Set(
       schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])

@@ -5,7 +5,7 @@
 ///
 /// Restart-required settings are registered without that trait: the viewer shows what the files hold,
 /// and marks those changes as pending a restart itself.
-package final class SchemaSettings: Sendable {
+package final class SchemaRunningValues: Sendable {
   private let store: SettingsStore
   private let boxes: [SettingBox<SettingValue?>]
 
