@@ -14,7 +14,9 @@ public final class Snapshot: Sendable, CustomReflectable {
     public var scope: Scope
     /// The values of lower layers that this one hides, nearest first.
     public var shadowed: [Shadowed]
-    /// Whether the effective value came from a secret source (redacted in dumps).
+    /// Whether the value is a secret: it came from a secret source (a Secret volume), or its key (or a
+    /// table above it) is declared secret (``Snapshot/declaredSecretKeys``). Its descriptions never
+    /// show the value, nor the values it shadows.
     public var isSecret = false
 
     /// Where the effective value came from.
@@ -67,7 +69,7 @@ public final class Snapshot: Sendable, CustomReflectable {
 
   private var index: FlatIndex {
     if let built = lazyIndex.withLock({ $0 }) { return built }
-    let built = Self.flatten(sources: sources, root: root)
+    let built = Self.flatten(sources: sources, root: root, declaredSecretKeys: declaredSecretKeys)
     return lazyIndex.withLock { current in
       if let current { return current }
       current = built
@@ -115,19 +117,35 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// shadowed values).
   func lookUpEntry(key: String, names: [String]) -> Entry? {
     guard let value = root.value(atComponents: names), !value.isTable else { return nil }
+    let declared = Self.isDeclaredSecret(key, in: declaredSecretKeys)
     if sources.count == 1 {
       return Entry(
-        key: key, value: value, scope: sources[0].scope, shadowed: [], isSecret: sources[0].document.isSecret)
+        key: key, value: value, scope: sources[0].scope, shadowed: [],
+        isSecret: declared || sources[0].document.isSecret)
     }
     var stack: [Shadowed] = []
     for source in sources {
       guard let leaf = source.document.root.value(atComponents: names), !leaf.isTable else { continue }
-      stack.append(Shadowed(value: leaf, scope: source.scope, isSecret: source.document.isSecret))
+      stack.append(Shadowed(value: leaf, scope: source.scope, isSecret: declared || source.document.isSecret))
     }
     let top = stack.popLast()
     return Entry(
       key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed(),
-      isSecret: top?.isSecret ?? false)
+      isSecret: declared || (top?.isSecret ?? false))
+  }
+
+  /// Whether `key`, or a table above it, is among `declared` (a secret table's leaves are secret).
+  static func isDeclaredSecret(_ key: String, in declared: Set<String>) -> Bool {
+    guard !declared.isEmpty else { return false }
+    if declared.contains(key) { return true }
+    // A few secrets (the usual case) are cheaper to compare than the key's parents are to build.
+    if declared.count <= 8 { return declared.contains { !$0.isEmpty && SettingKey.isKey(key, within: $0) } }
+    var current: String? = key
+    while let name = current {
+      if declared.contains(name) { return true }
+      current = SettingKey.parent(of: name)
+    }
+    return false
   }
 
   /// The node at a key (a leaf or a table; see ``SettingKey``), or `nil`.
@@ -146,12 +164,11 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// What `dump(snapshot)` and debuggers show: the generation, each key with its value as text (secrets
   /// redacted) and origin, and the diagnostics.
   public var customMirror: Mirror {
-    let shown = redacting(secretKeys)
-    return Mirror(
+    Mirror(
       self,
       children: [
         "generation": generation,
-        "entries": shown.entries.map { "\($0.key) = \(ValueText.plain($0.value)) (\($0.origin))" },
+        "entries": entries.map(\.description),
         "diagnostics": diagnostics.map(\.description),
       ], displayStyle: .class)
   }
@@ -198,7 +215,9 @@ extension Snapshot {
 
   /// The leaf entries of a merged tree, each with the lower values it hides (the leaves at the same key
   /// in lower sources), in order of first appearance.
-  static func flatten(sources: [Snapshot.Source], root: SettingValue) -> FlatIndex {
+  static func flatten(sources: [Snapshot.Source], root: SettingValue, declaredSecretKeys: Set<String> = [])
+    -> FlatIndex
+  {
     var history: [String: [Shadowed]] = [:]
     if sources.count > 1 {
       for source in sources {
@@ -213,16 +232,21 @@ extension Snapshot {
     let single = sources.count == 1 ? sources[0] : nil
     root.forEachLeaf { key, value in
       index.keys.append(key)
+      let declared = isDeclaredSecret(key, in: declaredSecretKeys)
       if let single {
         index.entriesByKey[key] = Entry(
-          key: key, value: value, scope: single.scope, shadowed: [], isSecret: single.document.isSecret)
+          key: key, value: value, scope: single.scope, shadowed: [],
+          isSecret: declared || single.document.isSecret)
         return
       }
       var stack = history[key] ?? []
+      if declared {
+        for position in stack.indices { stack[position].isSecret = true }
+      }
       let top = stack.popLast()
       index.entriesByKey[key] = Entry(
         key: key, value: value, scope: top?.scope ?? .defaults, shadowed: stack.reversed(),
-        isSecret: top?.isSecret ?? false)
+        isSecret: declared || (top?.isSecret ?? false))
     }
     return index
   }

@@ -77,7 +77,9 @@ struct Arguments {
     if let app, app.isEmpty || app.contains("/") || app.hasPrefix(".") {
       throw UsageError(message: "--app takes an app name such as 'demo', not '\(app)'")
     }
-    if root != nil && app == nil { throw UsageError(message: "--root goes with --app") }
+    if root != nil && app == nil && files.isEmpty {
+      throw UsageError(message: "--root goes with --app or FILE arguments")
+    }
     if home != nil && app == nil { throw UsageError(message: "--home goes with --app") }
     if let home, !home.hasPrefix("/") {
       throw UsageError(message: "--home takes an absolute path, not '\(home)'")

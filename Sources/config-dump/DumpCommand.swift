@@ -45,9 +45,14 @@ struct DumpCommand {
         to: snapshot, resolvePath: stack.options.resolvePath, placesToSet: { stack.placesToSet(key: $0) })
     }
     loaded(snapshot)
-    if !arguments.showSecrets { snapshot = snapshot.redacting(secretKeys(of: snapshot, schema: schema)) }
-    let diagnostics = snapshot.diagnostics
+    let hidden =
+      arguments.showSecrets ? [] : secretKeys(of: snapshot, schema: schema).union(snapshot.secretKeys)
+    if !arguments.showSecrets { snapshot = snapshot.redacting(hidden) }
+    var diagnostics = snapshot.diagnostics.map(shown)
     if arguments.check {
+      if let layout = appLayout {
+        diagnostics += MisplacedDropIns(layout: layout, resolvePath: stack.options.resolvePath).warnings()
+      }
       for diagnostic in diagnostics { output("\(diagnostic)\n") }
       // A summary of a file's diagnostics left out counts for all of them.
       let errorCount = diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.occurrences }
@@ -66,8 +71,12 @@ struct DumpCommand {
     }
     for diagnostic in diagnostics where diagnostic.severity != .note { errors("\(diagnostic)\n") }
     if snapshot.keys.isEmpty && snapshot.root.table?.isEmpty != false, arguments.key == nil {
-      // Nothing to print: say why instead of printing an empty table.
+      // Nothing to print: say why instead of printing an empty table; a machine-readable format still
+      // prints its (empty) document, so that a program reading it always has one to parse.
       if !snapshot.hasErrors { errors(nothingFound()) }
+      if arguments.format == .json || arguments.format == .plist {
+        output((try? Dump.render(Snapshot.empty, options: DumpOptions(format: arguments.format))) ?? "")
+      }
       return snapshot.hasErrors ? .configurationError : .success
     }
     var options = DumpOptions(
@@ -86,6 +95,9 @@ struct DumpCommand {
       } else {
         output(try Dump.render(snapshot, options: options))
       }
+      if arguments.format == .env, let warning = redactedExports(of: snapshot.keys, hidden: hidden) {
+        errors(warning)
+      }
     } catch {
       errors("config-dump: \(error)\n")
       return .configurationError
@@ -93,60 +105,25 @@ struct DumpCommand {
     return snapshot.hasErrors ? .configurationError : .success
   }
 
-  /// Stays running after the dump and prints one JSON line per change and per error, until SIGINT or
-  /// SIGTERM.
-  func watch(from dumped: Snapshot?, schema: SettingsSchema?, output: @escaping @Sendable (String) -> Void)
-    async
-  {
-    let stack = stack(schema: schema)
-    let store = SettingsStore(layers: stack.layers, options: stack.options)
-    let dumped = dumped ?? store.snapshot
-    let restartRequired = Set(
-      schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])
-    @Sendable func view(_ snapshot: Snapshot) -> Snapshot {
-      schema.map {
-        $0.applied(
-          to: snapshot, resolvePath: stack.options.resolvePath, placesToSet: { stack.placesToSet(key: $0) })
-      } ?? snapshot
-    }
-    // The snapshot last printed; events come from the store's run loop, one at a time, but the lock
-    // keeps that from being a promise this code relies on.
-    let printed = LastPrinted(view(dumped))
-    @Sendable func printChanges(_ previous: inout Snapshot) {
-      let current = view(store.snapshot)
-      // Keys that appear later with a secret's name are redacted too, and so is the last value of one
-      // that was removed.
-      let lines = WatchLines.changes(
-        from: previous, to: current, hiding: { !arguments.showSecrets && hides($0, schema: schema) },
-        redactingSecretSources: !arguments.showSecrets, restartRequiredKeys: restartRequired)
-      for line in lines { output(line + "\n") }
-      // Values the schema rejects (`port = 80a`) are errors of the typed view, not of any file: say so
-      // too. (A file's own errors come as `failed` events.)
-      let known = Set(previous.diagnostics)
-      let fileErrors = Set(store.snapshot.diagnostics)
-      for diagnostic in current.diagnostics
-      where diagnostic.severity == .error && !known.contains(diagnostic) && !fileErrors.contains(diagnostic) {
-        output(WatchLines.error(diagnostic.error) + "\n")
+  /// The warning `--format env` prints when some of its lines export `<redacted>`: a shell that
+  /// `eval`s the output would set those variables to the placeholder.
+  func redactedExports(of keys: [String], hidden: Set<String>) -> String? {
+    let redacted = keys.filter { key in
+      if let wanted = arguments.key, key != wanted, !SettingKey.isKey(key, within: wanted) { return false }
+      var current: String? = key
+      while let name = current {
+        if hidden.contains(name) { return true }
+        current = SettingKey.parent(of: name)
       }
-      previous = current
+      return false
     }
-    // What changed between the dump and this store's first read shows now; what changes between that
-    // and the watches being set is caught by one more read once ready.
-    printed.withLock { printChanges(&$0) }
-    // Each line is written from the reload that caused it, on the store's run loop: no task hop between
-    // the edit and its line (the catalog's IncrementalReloadDesign article).
-    store.observeEvents { event in
-      printed.withLock { previous in
-        switch event {
-        case .reloaded: printChanges(&previous)
-        case .failed(let error): output(WatchLines.error(error) + "\n")
-        case .recovered(let error): output(WatchLines.recovered(error) + "\n")
-        case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
-        case .pendingRestart, .diagnosed: break
-        }
-      }
-    }
-    await store.run(reloadOnHangup: true, onReady: { store.reload() })
+    guard !redacted.isEmpty, let prefix = environmentPrefix else { return nil }
+    let names = redacted.map { EnvironmentNames.variableName(forKey: $0, prefix: prefix) }
+    let one = redacted.count == 1
+    return "config-dump: warning: --format env: \(one ? "1 variable is" : "\(redacted.count) variables are") "
+      + "exported as '\(redactedText)' because \(one ? "its value is" : "their values are") secret: "
+      + "\(names.joined(separator: ", ")); a shell that evaluates this output sets \(one ? "it" : "them") to "
+      + "that text. Add --show-secrets to export the values, or set \(one ? "it" : "them") another way\n"
   }
 
   /// A warning for each option the chosen format cannot show, so that nothing is dropped silently.
@@ -165,11 +142,33 @@ struct DumpCommand {
     return warnings
   }
 
+  /// The standard layout of `--app`, if given (under `--root`, with `--home`).
+  var appLayout: StandardLayout? {
+    arguments.app.map {
+      StandardLayout(
+        app: $0, root: arguments.root, home: arguments.home, environment: environment, formats: formats)
+    }
+  }
+
+  /// A diagnostic as printed: under `--root`, its path names the file on disk (`R/etc/svc/svc.ini`), not
+  /// the path the configuration writes; an include refused for leaving the file's directory names
+  /// `--root`, the flag that reads absolute includes under an extracted tree.
+  func shown(_ diagnostic: Diagnostic) -> Diagnostic {
+    var diagnostic = diagnostic
+    if let root = arguments.root, let path = diagnostic.error.path, path.hasPrefix("/") {
+      diagnostic.error.path = rootResolver(root)(path)
+    }
+    if diagnostic.error.code == .includeOutsideTree && arguments.root == nil {
+      diagnostic.error.message +=
+        " (config-dump: to check a file of an extracted tree as it will run, give --root DIR: absolute "
+        + "includes are then read under DIR)"
+    }
+    return diagnostic
+  }
+
   /// `config-dump: nothing found …`, with the places looked at for `--app`.
   func nothingFound() -> String {
-    guard let app = arguments.app else { return "config-dump: no keys found\n" }
-    let layout = StandardLayout(
-      app: app, root: arguments.root, home: arguments.home, environment: environment, formats: formats)
+    guard let app = arguments.app, let layout = appLayout else { return "config-dump: no keys found\n" }
     let mains = formats.mainFileExtensions.joined(separator: ",")
     var places = [layout.vendorDirectory, layout.systemDirectory]
     if let user = layout.userDirectory { places.append(user) }
@@ -219,14 +218,14 @@ struct DumpCommand {
     if let size = arguments.maxFileSize { options.maxFileSize = size }
     var layers: [any Layer] = []
     if let schema { layers.append(schema.defaultsLayer) }
-    if let app = arguments.app {
+    if let layout = appLayout {
       // The same rule as SettingsStore(app:root:), so both find the same user file.
-      let layout = StandardLayout(
-        app: app, root: arguments.root, home: arguments.home, environment: environment, formats: formats)
       options = layout.options(options)
       layers += layout.layers.filter { $0.scope != .environment }
+    } else if let root = arguments.root {
+      options.resolvePath = rootResolver(root)
     }
-    for file in arguments.files {
+    for file in arguments.files.map(rootRelative) {
       layers.append(
         FileLayer(
           scope: .user, name: file, files: [file], requiresFiles: true,
@@ -241,6 +240,17 @@ struct DumpCommand {
           prefix: environmentPrefix, variables: environment, declaredKeys: schema?.entries.map(\.key) ?? []))
     }
     return LayerStack(layers: layers, options: options)
+  }
+
+  /// A FILE argument as the layers read it: under `--root R`, a path inside R (`R/etc/mysql/my.cnf`)
+  /// becomes the path the running system reads (`/etc/mysql/my.cnf`), so that its absolute includes
+  /// resolve under R too; any other absolute path is read under R, as `--app`'s files are.
+  func rootRelative(_ file: String) -> String {
+    guard let root = arguments.root else { return file }
+    var base = root
+    while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+    guard file.hasPrefix(base + "/") else { return file }
+    return String(file.dropFirst(base.count))
   }
 
   /// ` (did you mean server.port?)` when a key differs only by case or a small typo.

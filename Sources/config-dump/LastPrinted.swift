@@ -1,15 +1,24 @@
 import Strata
 import Synchronization
 
-/// The snapshot `config-dump --watch` last printed, behind a lock: its lines are written from the
-/// store's run loop, as each reload happens.
+/// What `config-dump --watch` has printed, behind a lock: its lines are written from the store's run
+/// loop, as each reload happens.
 final class LastPrinted: Sendable {
-  private let snapshot: Mutex<Snapshot>
+  /// The snapshot last printed, the rejected edits told so far, and the kept values told so far.
+  struct State {
+    var snapshot: Snapshot
+    /// The `failed` events printed (a rejected edit the typed view reports again is not repeated).
+    var failures: [StrataError] = []
+    /// Per key, the rejected value whose "kept" line was printed.
+    var kept: [String: SettingValue] = [:]
+  }
 
-  init(_ snapshot: Snapshot) { self.snapshot = Mutex(snapshot) }
+  private let state: Mutex<State>
 
-  /// Runs `body` with the snapshot, which it may replace, holding the lock.
-  func withLock(_ body: (inout Snapshot) -> Void) {
-    snapshot.withLock { body(&$0) }
+  init(_ snapshot: Snapshot) { self.state = Mutex(State(snapshot: snapshot)) }
+
+  /// Runs `body` with the state, which it may change, holding the lock.
+  func withLock(_ body: (inout State) -> Void) {
+    state.withLock { body(&$0) }
   }
 }

@@ -51,10 +51,13 @@ struct Option {
     Option(
       names: ["--root"], value: "DIR", section: .sources,
       help: [
-        "resolve every absolute path under DIR (a test tree); with it, the user",
-        "layer is $XDG_CONFIG_HOME or $HOME/.config when that exists inside",
-        "DIR, else DIR/home/user/.config/NAME (as SettingsStore(app:root:) does),",
-        "unless --home is given",
+        "resolve every absolute path under DIR (a test tree, an extracted package);",
+        "with --app, the user layer is $XDG_CONFIG_HOME or $HOME/.config when that",
+        "exists inside DIR, else DIR/home/user/.config/NAME (as",
+        "SettingsStore(app:root:) does), unless --home is given. With FILE",
+        "arguments, a FILE inside DIR (DIR/etc/mysql/my.cnf) is read as the path the",
+        "running system names (/etc/mysql/my.cnf), so its absolute includes are",
+        "read under DIR too. Messages name the files on disk (DIR/etc/…)",
       ]
     ) { arguments, text in arguments.root = text },
     Option(
@@ -100,16 +103,21 @@ struct Option {
       ["--show-secrets"], .sources,
       [
         "print secret values in clear. Secrets are: a schema's secret settings; keys no",
-        "schema declares whose last name has a word password, passwd, pwd,",
-        "passphrase, secret(s), token, credential(s), api/private/secret/access/",
-        "signing/encryption/master key, or ends in auth (words split at camelCase,",
-        "_, -, .: db_password, apiKey, basicAuth; not keyboard, tokenizer,",
-        "authMethod); values of --key-per-file directories",
+        "schema declares whose last name ends in the word password, passphrase,",
+        "secret(s), token, credential(s) or auth, in passwd or pwd after another",
+        "word (smtp.passwd, not a bare passwd), or in key after api/private/secret/",
+        "access/signing/encryption/master (words split at camelCase, _, -, ., space:",
+        "db_password, apiKey, wsrep_sst_auth; not passwd_files, unix password sync,",
+        "keyboard, authMethod); values of --key-per-file directories. With --format",
+        "env, redacted values are named in a warning on stderr",
       ]
     ) { $0.showSecrets = true },
     Option(
       names: ["--format"], value: "F", section: .output,
-      help: ["table (default), json, ini, plist, or env (export lines for a shell)"]
+      help: [
+        "table (default), json, ini, plist, or env (export lines for a shell); json",
+        "and plist print a document even when there are no keys ({}, <dict/>)",
+      ]
     ) { arguments, text throws(Arguments.UsageError) in
       guard let format = DumpOptions.Format(rawValue: text) else {
         let names = DumpOptions.Format.allCases.map(\.rawValue).joined(separator: ", ")
@@ -153,7 +161,10 @@ struct Option {
         "{\"generation\":…, \"key\":…, \"old\":…, \"new\":…, \"origin\":…} and one per",
         "error {\"error\":…, \"path\":…, \"line\":…, \"column\":…}; secrets redacted;",
         "with --schema, a restart-required setting's line ends with",
-        "\"pendingRestart\": true (a running program keeps its old value);",
+        "\"pendingRestart\": true (a running program keeps its old value); with",
+        "--schema, an edit the program would reject keeps the running value, as the",
+        "program does, and prints {\"generation\":…, \"key\":…, \"kept\":…,",
+        "\"rejected\":…, \"origin\":…} after its error line;",
         "stop with Ctrl-C (SIGINT) or SIGTERM",
       ]
     ) { $0.watch = true },
@@ -162,7 +173,10 @@ struct Option {
       [
         "parse everything and print each problem as",
         "path:line:column: error|warning: message, and each drop-in skipped for",
-        "its name as path: note: skipped: why",
+        "its name as path: note: skipped: why; with --app, warns of directories",
+        "that look like a misplaced drop-in directory (conf.d, config.d, NAME.d,",
+        "NAME.EXT.d beside the main file; NAME.conf.d one level up) with the mv",
+        "that fixes it",
       ]
     ) { $0.check = true },
     .flag(["-h", "--help"], .output, ["show this help"]) { $0.help = true },

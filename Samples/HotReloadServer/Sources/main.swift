@@ -74,9 +74,9 @@ if arguments.contains("--print-schema") {
   print(String(decoding: (try? JSONFormat().serialize(schema)) ?? [], as: UTF8.self), terminator: "")
   exit(0)
 }
-for diagnostic in store.diagnostics { say("config: \(diagnostic)", to: STDERR_FILENO) }
-
-// Log what changes, and keep watching the files. Detached: the main thread is about to block in
+// Log what changes, and keep watching the files: a new subscription to `events` first hears every
+// problem standing now (start-up ones included) as a `diagnosed` event, so printing `store.diagnostics`
+// here too would print each of them twice. Detached: the main thread is about to block in
 // accept(), and a plain Task here would inherit the main actor and never run.
 Task.detached {
   for await event in store.events { say("config: \(event)", to: STDERR_FILENO) }

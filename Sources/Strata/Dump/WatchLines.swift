@@ -53,6 +53,20 @@ package enum WatchLines {
     }
   }
 
+  /// `{"generation": 5, "key": "server.maxConnections", "kept": 4096, "rejected": "80a", "origin": "/etc/demo/demo.ini:3:18"}`:
+  /// the program rejects the value the files now hold (at `origin`) and keeps running with `kept`.
+  /// - Parameter hidden: whether both values are secret (`<redacted>`).
+  package static func kept(
+    generation: Int, key: String, running: SettingValue, rejected: SettingValue, hidden: Bool
+  ) -> String {
+    let redacted = string(redactedText)
+    return line([
+      ("generation", SettingValue(.integer(generation), origin: .runtime)), ("key", string(key)),
+      ("kept", hidden ? redacted : running), ("rejected", hidden ? redacted : rejected),
+      ("origin", string(rejected.origin.description)),
+    ])
+  }
+
   /// `{"error": "expected ']'", "path": "/etc/demo/demo.ini", "line": 3, "column": 8}`.
   package static func error(_ error: StrataError) -> String {
     line([

@@ -129,7 +129,7 @@ public struct StandardLayout: Sendable {
 }
 
 /// A `resolvePath` that puts absolute paths under `root` (relative paths are left alone).
-func rootResolver(_ root: String) -> @Sendable (String) -> String {
+package func rootResolver(_ root: String) -> @Sendable (String) -> String {
   let base = root.hasSuffix("/") ? String(root.dropLast()) : root
   return { path in path.hasPrefix("/") ? base + path : path }
 }

@@ -53,41 +53,52 @@ extension SettingsSchema {
       let key = SettingKey.appending(name, to: prefix)
       if let entry = entry(forKey: key) {
         do throws(StrataError) {
-          var converted = try convert(child, to: entry.type, key: key)
-          // A case name in another letter case (`DEBUG`) is the case, as the program reads it.
-          if let allowed = entry.allowedValues, case .string(let text) = converted.kind,
-            !allowed.contains(text)
-          {
-            let matches = allowed.filter { $0.lowercased() == text.lowercased() }
-            if matches.count == 1 { converted = SettingValue(.string(matches[0]), origin: converted.origin) }
-          }
-          if let allowed = entry.allowedValues, !allowed.contains(ValueText.plain(converted)) {
-            let shown = entry.traits.contains(.secret) ? redactedText : child.description
-            throw located(
-              StrataError(
-                .invalidValue,
-                "expected one of \(allowed.joined(separator: ", ")) for \(key), found \(shown)"), child.origin
-            )
-          }
-          if let bound = Self.bound(converted, entry: entry) {
-            let shown = entry.traits.contains(.secret) ? redactedText : ValueText.plain(converted)
-            let rule = entry.validationSummary ?? bound
-            throw located(
-              StrataError(.invalidValue, "invalid value \(shown) for \(key): \(rule)"), child.origin)
-          }
-          result[name] = converted
+          result[name] = try checked(child, entry: entry, key: key)
         } catch {
-          var error = error
-          if entry.traits.contains(.secret) && error.code != .invalidValue {
-            error.message = "expected \(entry.type) for \(key), found \(redactedText)"
-          }
-          diagnostics.append(Diagnostic(.error, located(error, child.origin)))
+          diagnostics.append(Diagnostic(.error, error))
         }
       } else {
         result[name] = typed(child, prefix: key, diagnostics: &diagnostics)
       }
     }
     return SettingValue(.table(result), origin: node.origin)
+  }
+
+  /// A declared value converted to its type (a case name in another letter case read as the case), its
+  /// allowed values and bounds checked: what a program declaring the setting would accept.
+  /// - Throws: the error a program would report, at the value's origin (a secret's value never shown).
+  func checked(_ child: SettingValue, entry: Entry, key: String) throws(StrataError) -> SettingValue {
+    do throws(StrataError) {
+      var converted = try convert(child, to: entry.type, key: key)
+      // A case name in another letter case (`DEBUG`) is the case, as the program reads it.
+      if let allowed = entry.allowedValues, case .string(let text) = converted.kind,
+        !allowed.contains(text)
+      {
+        let matches = allowed.filter { $0.lowercased() == text.lowercased() }
+        if matches.count == 1 { converted = SettingValue(.string(matches[0]), origin: converted.origin) }
+      }
+      if let allowed = entry.allowedValues, !allowed.contains(ValueText.plain(converted)) {
+        let shown = entry.traits.contains(.secret) ? redactedText : child.description
+        throw located(
+          StrataError(
+            .invalidValue,
+            "expected one of \(allowed.joined(separator: ", ")) for \(key), found \(shown)"), child.origin
+        )
+      }
+      if let bound = Self.bound(converted, entry: entry) {
+        let shown = entry.traits.contains(.secret) ? redactedText : ValueText.plain(converted)
+        let rule = entry.validationSummary ?? bound
+        throw located(
+          StrataError(.invalidValue, "invalid value \(shown) for \(key): \(rule)"), child.origin)
+      }
+      return converted
+    } catch {
+      var error = error
+      if entry.traits.contains(.secret) && error.code != .invalidValue {
+        error.message = "expected \(entry.type) for \(key), found \(redactedText)"
+      }
+      throw located(error, child.origin)
+    }
   }
 
   /// Which bound a number breaks (`must be at least 1`), or `nil`.

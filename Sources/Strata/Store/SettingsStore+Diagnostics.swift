@@ -36,7 +36,7 @@ extension SettingsStore {
           StrataError(
             .insecurePermissions,
             "supplies the secret '\(key)' but group or others can read it (mode \(FilePermissions.octal(mode))); "
-              + "fix it with: chmod go-r \(path)", path: path)))
+              + "fix it with: chmod go-r \(stack.options.resolvePath(path))", path: path)))
     }
     return diagnostics
   }

@@ -129,7 +129,8 @@ struct FileTrust: Sendable {
   /// Why one entry on the way must not be trusted: a link another user owns (the kernel's
   /// `protected_symlinks`), or what it points to is writable by others.
   /// - Parameters:
-  ///   - disk: where the entry is.
+  ///   - disk: where the entry is (the fix names it: under a root, the real file, not the path as
+  ///     the configuration writes it).
   ///   - shown: the entry as messages show it.
   ///   - file: the file being checked when the entry is one of its directories, `nil` for the file.
   ///   - link: `lstat` of `disk`.
@@ -143,7 +144,7 @@ struct FileTrust: Sendable {
     if (link.st_mode & S_IFMT) == S_IFLNK && link.st_uid != 0 && link.st_uid != euid {
       return refuse(
         "a symbolic link owned by uid \(link.st_uid), neither root nor this process (uid \(euid)), as the "
-          + "kernel's protected_symlinks would", fix: "chown -h root \(shown)")
+          + "kernel's protected_symlinks would", fix: "chown -h root \(disk)")
     }
     var info = link
     // A link is judged by what it points to; anything else `lstat` has described already.
@@ -156,18 +157,18 @@ struct FileTrust: Sendable {
     if info.st_uid != 0 && info.st_uid != euid {
       return refuse(
         "\(what) owned by uid \(info.st_uid), neither root nor this process (uid \(euid))",
-        fix: "chown root \(shown)")
+        fix: "chown root \(disk)")
     }
     // A world-writable directory with the sticky bit (/tmp) lets others add entries but not replace
     // ours; the owner checks above catch what they add.
     if mode & 0o002 != 0 && !(isDirectory && mode & S_ISVTX != 0) {
       return refuse(
-        "\(what) anyone can write (mode \(FilePermissions.octal(mode)))", fix: "chmod o-w \(shown)")
+        "\(what) anyone can write (mode \(FilePermissions.octal(mode)))", fix: "chmod o-w \(disk)")
     }
     if mode & 0o020 != 0 && info.st_gid != 0 && info.st_gid != getegid() {
       return refuse(
         "\(what) group \(info.st_gid) can write (mode \(FilePermissions.octal(mode))), neither root's group nor "
-          + "this process's", fix: "chmod g-w \(shown)")
+          + "this process's", fix: "chmod g-w \(disk)")
     }
     return nil
   }

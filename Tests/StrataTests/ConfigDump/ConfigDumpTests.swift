@@ -176,7 +176,7 @@ import Testing
     (["--format", "xml", "a.json"], "unknown format 'xml'"),
     (["--bogus", "a.json"], "unknown option '--bogus'"),
     (["--app"], "--app needs a value"),
-    (["--root", "Samples/demo", "a.json"], "--root goes with --app"),
+    (["--root", "Samples/demo", "--key-per-file", "d"], "--root goes with --app or FILE arguments"),
     (["--app", "demo", "--root", "/does/not/exist"], "--root: no such directory: /does/not/exist"),
     (["--app", "../x"], "--app takes an app name"),
     (["--max-file-size", "lots", "a.json"], "--max-file-size takes a positive number"),

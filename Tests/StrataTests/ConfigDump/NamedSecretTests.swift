@@ -176,3 +176,56 @@ import Testing
     }
   }
 }
+
+/// The secret-name rule looks at the last word of the last name only, so that names about a secret
+/// that hold none are shown.
+@Suite struct LastWordSecretNameTests {
+  /// Real names of real files (samba's smb.conf, sssd.conf, nsswitch.conf, the shell's PWD) that hold
+  /// no secret.
+  @Test(arguments: [
+    "global.unix password sync", "global.passwd program", "global.pam password change", "global.passwd chat",
+    "domain/example.passwd_files", "domain/example.ldap_pwd_policy", "passwd", "pwd", "PWD", "shadow",
+    "password_hash_algorithm", "token_ttl", "max_tokens", "auth_method", "api_key_file", "secret_key_path",
+  ])
+  func namesAboutSecretsAreShown(_ key: String) {
+    #expect(!SecretNames.isSecret(key: key))
+  }
+
+  /// Their secret counterparts, and the names the rule was written for.
+  @Test(arguments: [
+    "db_password", "apiKey", "mysqld.wsrep_sst_auth", "aws_secret_access_key", "global.smb passwd",
+    "domain/example.ldap_default_authtok_password", "ldap.bind_pwd", "smtp.passwd", "db_pwd", "mysql.pwd",
+    "unix password",
+  ])
+  func secretLastWordsAreRedacted(_ key: String) {
+    #expect(SecretNames.isSecret(key: key))
+  }
+
+  @Test func smbConfIsShownButForItsPasswordAndEnvOutputWarnsOfPlaceholders() async throws {
+    try await withTemporaryDirectory { dir in
+      let file = dir + "/smb.ini"
+      try write(
+        "[global]\nunix password sync = yes\npasswd program = /usr/bin/passwd %u\nsmb passwd = pw-42\n",
+        to: file)
+      let table = try await runConfigDump([file])
+      #expect(table.output.contains("global.unix password sync  yes"), "\(table.output)")
+      #expect(table.output.contains("/usr/bin/passwd %u"))
+      #expect(!table.output.contains("pw-42") && table.output.contains("<redacted>"))
+      let env = try await runConfigDump([file, "--format", "env", "--env-prefix", "SMB"])
+      #expect(env.status == 0)
+      #expect(env.output.contains("export SMB_GLOBAL_SMB_PASSWD='<redacted>'"), "\(env.output)")
+      #expect(
+        env.errors.contains(
+          "config-dump: warning: --format env: 1 variable is exported as '<redacted>' because its value is "
+            + "secret: SMB_GLOBAL_SMB_PASSWD"), "\(env.errors)")
+      #expect(env.errors.contains("--show-secrets"))
+      // Nothing redacted, nothing to warn of; --show-secrets exports the value.
+      let shown = try await runConfigDump([file, "--format", "env", "--env-prefix", "SMB", "--show-secrets"])
+      #expect(shown.errors.isEmpty && shown.output.contains("pw-42"))
+      let one = try await runConfigDump([
+        file, "--format", "env", "--env-prefix", "SMB", "--key", "global.passwd program",
+      ])
+      #expect(one.errors.isEmpty, "\(one.errors)")
+    }
+  }
+}

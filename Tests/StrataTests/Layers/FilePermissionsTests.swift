@@ -23,7 +23,7 @@ final class TokenSettings: SettingsGroup, @unchecked Sendable {
       #expect(contents.documents.isEmpty)
       #expect(
         contents.diagnostics.map(\.description) == [
-          "/etc/app/app.ini: error: refusing a file anyone can write (mode 0666); fix it with: chmod o-w /etc/app/app.ini"
+          "/etc/app/app.ini: error: refusing a file anyone can write (mode 0666); fix it with: chmod o-w \(dir)/etc/app/app.ini"
         ])
       // The user's own layer is not held to it, and the check can be turned off.
       #expect(

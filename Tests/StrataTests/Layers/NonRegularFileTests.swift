@@ -180,7 +180,7 @@ func bindUnixSocket(at path: String) throws -> Int32 {
       #expect(
         system.diagnostics.map(\.description) == [
           "/etc/x/x.conf.d: error: refusing a directory anyone can write (mode 0777); fix it with: "
-            + "chmod o-w /etc/x/x.conf.d"
+            + "chmod o-w \(root)/etc/x/x.conf.d"
         ])
       #expect(system.diagnostics.first?.error.code == .insecurePermissions)
       #expect(system.documents.isEmpty)

@@ -92,7 +92,7 @@ import Testing
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/app/app.conf.d: error: refusing a directory anyone can write (mode 0777); fix it with: "
-            + "chmod o-w /etc/app/app.conf.d"
+            + "chmod o-w \(root)/etc/app/app.conf.d"
         ])
     }
   }

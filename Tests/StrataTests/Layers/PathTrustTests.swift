@@ -26,7 +26,7 @@ import Testing
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/app/app.ini:3:1: error: '/etc/app/extra.ini' is included: refusing a file anyone can write "
-            + "(mode 0666); fix it with: chmod o-w /etc/app/extra.ini"
+            + "(mode 0666); fix it with: chmod o-w \(dir)/etc/app/extra.ini"
         ])
       try setMode(0o644, dir + "/etc/app/extra.ini")
       #expect(load(dir).documents.first?.root.value(at: "a.x")?.kind == .string("planted"))
@@ -46,7 +46,7 @@ import Testing
       let diagnostic = try #require(load(dir).diagnostics.first)
       #expect(diagnostic.error.code == .insecurePermissions)
       #expect(diagnostic.description.hasPrefix("/etc/app/app.ini:1:1: error: '/etc/app/more.d' is included"))
-      #expect(diagnostic.error.message.hasSuffix("fix it with: chown root /etc/app/more.d"))
+      #expect(diagnostic.error.message.hasSuffix("fix it with: chown root \(dir)/etc/app/more.d"))
     }
   }
 
@@ -57,11 +57,11 @@ import Testing
       #expect(
         load(dir).diagnostics.map(\.description) == [
           "/etc/app/app.ini: error: refusing it: /etc/app, on its path, is a directory anyone can write "
-            + "(mode 0777); fix it with: chmod o-w /etc/app"
+            + "(mode 0777); fix it with: chmod o-w \(dir)/etc/app"
         ])
       try setMode(0o755, dir + "/etc/app")
       try setMode(0o777, dir + "/etc")
-      #expect(load(dir).diagnostics.first?.error.message.hasSuffix("chmod o-w /etc") == true)
+      #expect(load(dir).diagnostics.first?.error.message.hasSuffix("chmod o-w \(dir)/etc") == true)
       // A sticky directory anyone can write (/tmp) lets others add entries, not replace ours.
       try setMode(0o1777, dir + "/etc")
       #expect(load(dir).diagnostics.isEmpty)
@@ -80,7 +80,7 @@ import Testing
       #expect(
         load(dir).diagnostics.map(\.description) == [
           "/etc/app/app.ini: error: refusing a file group 4242 can write (mode 0664), neither root's group nor "
-            + "this process's; fix it with: chmod g-w /etc/app/app.ini"
+            + "this process's; fix it with: chmod g-w \(dir)/etc/app/app.ini"
         ])
       try setMode(0o644, dir + "/etc/app/app.ini")
       #expect(load(dir).documents.count == 1)
@@ -101,7 +101,7 @@ import Testing
       #expect(
         contents.diagnostics.map(\.description) == [
           "/etc/app/app.ini: error: refusing a symbolic link owned by uid 4242, neither root nor this process "
-            + "(uid 0), as the kernel's protected_symlinks would; fix it with: chown -h root /etc/app/app.ini"
+            + "(uid 0), as the kernel's protected_symlinks would; fix it with: chown -h root \(dir)/etc/app/app.ini"
         ])
     }
   }
@@ -181,7 +181,7 @@ import Testing
       let refused = layer.load(context)
       // Each file is refused for the directory, not only the first one that met it.
       #expect(refused.diagnostics.count == 2)
-      #expect(refused.diagnostics.allSatisfy { $0.error.message.hasSuffix("chmod o-w /etc/app") })
+      #expect(refused.diagnostics.allSatisfy { $0.error.message.hasSuffix("chmod o-w \(dir)/etc/app") })
       try setMode(0o755, dir + "/etc/app")
       try setMode(0o666, dir + "/etc/app/app.conf.d/20-b.ini")
       let oneRefused = layer.load(context)

@@ -60,7 +60,8 @@ func httpGet(_ url: String) async throws -> String {
       #expect(
         await waitUntil(within: 120) {
           dump.outputSoFar.split(separator: "\n").contains {
-            $0.hasPrefix(#"{"error": "expected Int for server.port, found \"80a\"""#)
+            $0.hasPrefix(
+              #"{"error": "expected Int for server.port, found \"80a\"; the running value is kept""#)
               && $0.contains(#""path": "/etc/demo/demo.ini", "line": 6, "column": 8}"#)
           }
         }, "\(dump.transcript)")
