@@ -239,9 +239,15 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
 
-  /// The value from a tree read at `key`.
+  /// The value from a tree read at `key`. A table is read over the default's tree: each field the
+  /// layers do not set keeps the default's value (see "Structured values" in Declarations.md).
   func decode(_ value: SettingValue, _ key: String) throws(StrataError) -> Value {
-    try coding.decode(value, key)
+    if value.isTable, let decodeOverDefault = coding.decodeOverDefault, let defaultValue,
+      let defaultTree = try? coding.encode(defaultValue), defaultTree.isTable
+    {
+      return try decodeOverDefault(value, defaultTree, key)
+    }
+    return try coding.decode(value, key)
   }
 
   /// The tree written for a value.
