@@ -54,6 +54,10 @@ extension SettingsSchema {
       if let entry = entry(forKey: key) {
         do throws(StrataError) {
           var converted = try convert(child, to: entry.type, key: key)
+          // A struct's fields convert as the program reads them: a bad one rejects the whole table.
+          if let fields = entry.fields, converted.isTable {
+            converted = try fields.converted(converted, key: key, in: self)
+          }
           // A case name in another letter case (`DEBUG`) is the case, as the program reads it.
           if let allowed = entry.allowedValues, case .string(let text) = converted.kind,
             !allowed.contains(text)

@@ -8,6 +8,11 @@ struct ClientAuth: Codable, Sendable, Equatable {
   var caFile = "/etc/ssl/ca.pem"
 }
 
+enum TLSVersion: String, Codable, Sendable, CaseIterable {
+  case v12 = "1.2"
+  case v13 = "1.3"
+}
+
 struct TLSConfig: Codable, Sendable, Equatable {
   var enabled = false
   var keyPath = "/etc/ssl/private/app.key"
@@ -18,6 +23,7 @@ struct TLSConfig: Codable, Sendable, Equatable {
   var sessionCacheSize: Int? = 1024
   var ocspURL: String? = nil
   var headers: [String: String] = ["Server": "app"]
+  var minVersion = TLSVersion.v12
 }
 
 struct Backend: Codable, Sendable, Equatable {
@@ -109,7 +115,7 @@ final class HTTPSettings: SettingsGroup, @unchecked Sendable {
       let errors = store.diagnostics.filter { $0.severity == .error }
       #expect(errors.count == 1)
       let error = try #require(errors.first).error
-      #expect(error.location.hasSuffix("/etc/app/app.ini:3:15"))
+      #expect(error.location?.hasSuffix("/etc/app/app.ini:3:15") == true, "\(error)")
       #expect(error.message.contains("http.tls.readTimeout"))
       #expect(error.message.contains("30s, 250ms or 1h30m"))
     }
@@ -137,5 +143,43 @@ final class HTTPSettings: SettingsGroup, @unchecked Sendable {
     #expect(throws: StrataError.self) { try group.$tls.require() }
     let error = try #require(store.diagnostics.first { $0.error.code == .notFound })
     #expect(error.error.message == "expected String for required.tls.keyPath, found nothing")
+  }
+}
+
+/// What an error says is accepted.
+@Suite struct AcceptedValuesTests {
+  @Test func aBadEnumFieldListsTheCases() throws {
+    try withTemporaryDirectory { dir in
+      try write("[http.tls]\nminVersion = 1.4\n", to: dir + "/etc/app/app.ini")
+      let store = SettingsStore(app: "app", root: dir, environment: [:], arguments: [])
+      let http = HTTPSettings(store: store)
+      #expect(http.tls.minVersion == .v12)
+      let error = try #require(store.diagnostics.first { $0.severity == .error })
+      #expect(
+        error.error.message == "expected TLSVersion for http.tls.minVersion, found \"1.4\" (one of: 1.2, 1.3)"
+      )
+    }
+  }
+
+  @Test func aBadRawValueEnumSettingListsTheCasesWhenItCanBeIterated() throws {
+    enum Mode: String, Sendable, CaseIterable { case fast, safe }
+    enum Opaque: String, Sendable { case a, b }
+    final class Modes: SettingsGroup, @unchecked Sendable {
+      @Setting var mode = Mode.fast
+      @Setting var opaque = Opaque.a
+    }
+    let store = SettingsStore(layers: [
+      StaticLayer(
+        scope: .system,
+        root: try parse(#"{"modes": {"mode": "quick", "opaque": "c"}}"#, as: JSONFormat()).root)
+    ])
+    let modes = Modes(store: store)
+    let messages = withExtendedLifetime(modes) {
+      store.diagnostics.filter { $0.severity == .error }.map(\.error.message)
+    }
+    #expect(
+      messages.contains(#""quick" is not a valid Mode for modes.mode (one of: fast, safe)"#), "\(messages)")
+    // Without `CaseIterable` the cases cannot be listed.
+    #expect(messages.contains(#""c" is not a valid Opaque for modes.opaque"#), "\(messages)")
   }
 }
