@@ -20,6 +20,8 @@ protocol AnySettingBox: AnyObject, Sendable {
   var defaultSettingValue: SettingValue? { get }
   /// A struct setting's fields, learnt from its default (`nil` for any other setting).
   var fieldShape: FieldShape? { get }
+  /// Where the value came from, in words, naming the places of a struct's fields.
+  func originDescription() -> String
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
   /// typed value changed. Returns what it found, or `nil` when the setting has seen this generation or
   /// a newer one (then it changes nothing). Called by the store's pipeline only, one generation at a
