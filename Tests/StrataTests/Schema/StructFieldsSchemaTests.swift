@@ -129,4 +129,27 @@ import Testing
         "\(run.output)")
     }
   }
+
+  @Test func configDumpShowsTheDefaultStructWhenAFieldIsBadAsTheProgramRuns() async throws {
+    try await withTemporaryDirectory { dir in
+      let store = SettingsStore.inMemory()
+      let http = HTTPSettings(store: store)
+      defer { withExtendedLifetime(http) {} }
+      try write(
+        String(decoding: try JSONFormat().serialize(store.schema.jsonSchema(title: "t")), as: UTF8.self),
+        to: dir + "/schema.json")
+      try write("[http.tls]\nkeyPath = /vendor.key\n", to: dir + "/usr/lib/app/app.ini")
+      try write("[http.tls]\nenabled = maybe\n", to: dir + "/etc/app/app.ini")
+      let program = SettingsStore(app: "app", root: dir, environment: [:], arguments: [])
+      let running = HTTPSettings(store: program)
+      #expect(running.tls == TLSConfig())
+      let run = try await runConfigDump([
+        "--root", dir, "--app", "app", "--schema", dir + "/schema.json", "--key", "http.tls.keyPath",
+      ])
+      #expect(run.status == 1)
+      #expect(run.output == TLSConfig().keyPath + "\n", "\(run.output)")
+      #expect(
+        run.errors.contains("error: expected Bool for http.tls.enabled, found \"maybe\""), "\(run.errors)")
+    }
+  }
 }
