@@ -91,7 +91,7 @@ extension SettingsSchema {
           result[name] = converted
         } catch {
           var error = error
-          if entry.traits.contains(.secret) && error.code != .invalidValue {
+          if entry.traits.contains(.secret) && (error.code != .invalidValue || entry.fields != nil) {
             error.message = "expected \(entry.type) for \(key), found \(redactedText)"
           }
           diagnostics.append(Diagnostic(.error, located(error, child.origin)))

@@ -152,4 +152,23 @@ import Testing
         run.errors.contains("error: expected Bool for http.tls.enabled, found \"maybe\""), "\(run.errors)")
     }
   }
+
+  @Test func aBadFieldOfASecretStructIsNamedNeverShown() async throws {
+    final class Vault: SettingsGroup, @unchecked Sendable {
+      @Setting(traits: .secret) var tls = TLSConfig()
+    }
+    try await withTemporaryDirectory { dir in
+      let store = SettingsStore.inMemory()
+      let vault = Vault(store: store)
+      defer { withExtendedLifetime(vault) {} }
+      try write(
+        String(decoding: try JSONFormat().serialize(store.schema.jsonSchema(title: "t")), as: UTF8.self),
+        to: dir + "/schema.json")
+      try write("[vault.tls]\nminVersion = s3cr3t\n", to: dir + "/app.ini")
+      let run = try await runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
+      #expect(run.status == 1)
+      #expect(!run.output.contains("s3cr3t"), "\(run.output)")
+      #expect(run.output.contains("\(dir)/app.ini:2:14: error: "), "\(run.output)")
+    }
+  }
 }
