@@ -42,8 +42,9 @@ public struct SettingEncoder: Sendable {
     } catch {
       return nil
     }
-    guard case .fields = FieldShape(box) else { return nil }
-    return FieldShape(box)
+    let shape = FieldShape(box)
+    guard case .fields = shape else { return nil }
+    return shape
   }
 }
 
