@@ -3,24 +3,31 @@
 struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var decoder: NodeDecoder
   var table: SettingTable
+  /// The default's fields at this table (empty when there is no default to fall back on): a field the
+  /// table lacks is read from here.
+  var fallback: SettingTable
 
   var codingPath: [any CodingKey] { decoder.codingPath }
+  /// The table's own keys only: a dictionary's entries are those the layers set.
   var allKeys: [Key] { table.keys.compactMap { Key(stringValue: $0) } }
 
-  func contains(_ key: Key) -> Bool { table.contains(key.stringValue) }
+  func contains(_ key: Key) -> Bool { table.contains(key.stringValue) || fallback.contains(key.stringValue) }
 
   /// Trees have no null, so only a missing key reads as nil.
-  func decodeNil(forKey key: Key) -> Bool { !table.contains(key.stringValue) }
+  func decodeNil(forKey key: Key) -> Bool { !contains(key) }
 
-  private func node(_ key: Key, _ type: Any.Type) throws(StrataError) -> SettingValue {
-    guard let node = table[key.stringValue] else {
+  /// The node at a key and the default's node there (the fallback for its own fields).
+  private func node(_ key: Key, _ type: Any.Type) throws(StrataError) -> (SettingValue, SettingValue?) {
+    let defaultNode = fallback[key.stringValue]
+    guard let node = table[key.stringValue] ?? defaultNode else {
       throw decoder.context.missing(type, path: codingPath + [key], in: decoder.node)
     }
-    return node
+    return (node, defaultNode)
   }
 
   private func value<T: Decodable>(_ type: T.Type, _ key: Key) throws(StrataError) -> T {
-    try decoder.context.decode(type, from: try node(key, type), path: codingPath + [key])
+    let (node, defaultNode) = try node(key, type)
+    return try decoder.context.decode(type, from: node, path: codingPath + [key], fallback: defaultNode)
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try value(type, key) }
@@ -42,12 +49,13 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
     -> KeyedDecodingContainer<NestedKey>
   {
-    try decoder.child(try node(key, SettingTable.self), key: key, type: SettingTable.self)
+    let (node, defaultNode) = try node(key, SettingTable.self)
+    return try decoder.child(node, key: key, type: SettingTable.self, fallback: defaultNode)
       .container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try decoder.child(try node(key, [SettingValue].self), key: key, type: [SettingValue].self)
+    try decoder.child(try node(key, [SettingValue].self).0, key: key, type: [SettingValue].self)
       .unkeyedContainer()
   }
 
@@ -55,10 +63,11 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder(key: key) }
 
   private func superDecoder(key: any CodingKey) throws(StrataError) -> NodeDecoder {
-    guard let node = table[key.stringValue] else {
+    let defaultNode = fallback[key.stringValue]
+    guard let node = table[key.stringValue] ?? defaultNode else {
       throw decoder.context.missing(SettingTable.self, path: codingPath + [key], in: decoder.node)
     }
-    return decoder.child(node, key: key, type: SettingTable.self)
+    return decoder.child(node, key: key, type: SettingTable.self, fallback: defaultNode)
   }
 }
 

@@ -11,6 +11,34 @@ struct KeyedNodeEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
   }
 
   mutating func encodeNil(forKey key: Key) { table.box(for: key.stringValue).content = .null }
+
+  /// A `nil` optional property is recorded as an encoded `nil` (left out of the table all the same), so
+  /// that the struct's fields can be listed with their types (``FieldShape``).
+  private func present<T: Encodable>(_ value: T?, _ key: Key) throws(StrataError) {
+    guard let value else {
+      let box = table.box(for: key.stringValue)
+      box.content = .null
+      encoder.context.recordType(T.self, in: box)
+      return
+    }
+    try self.value(value, key)
+  }
+
+  mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value, key) }
+  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value, key) }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try self.value(value, key) }
   mutating func encode(_ value: Bool, forKey key: Key) throws { try self.value(value, key) }
   mutating func encode(_ value: String, forKey key: Key) throws { try self.value(value, key) }

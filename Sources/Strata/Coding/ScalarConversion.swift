@@ -151,18 +151,24 @@ enum ScalarConversion {
       } catch .outOfRange {
         throw outOfRange(node, site)
       } catch {
-        throw mismatch(node, site)
+        throw mismatch(node, site, note: durationForms)
       }
     case .integer(let seconds):
       return .seconds(seconds)
     case .double(let seconds) where seconds.isFinite:
       // `String(1.5)` is `1.5`; shapes such as `1e-07` are not duration text and are refused.
-      guard let duration = DurationText.parse(String(seconds) + "s") else { throw mismatch(node, site) }
+      guard let duration = DurationText.parse(String(seconds) + "s") else {
+        throw mismatch(node, site, note: durationForms)
+      }
       return duration
     default:
-      throw mismatch(node, site)
+      throw mismatch(node, site, note: durationForms)
     }
   }
+
+  /// What a duration looks like, for messages about one that is not.
+  static let durationForms =
+    "write it as 30s, 250ms or 1h30m, with units d, h, m, s, ms, us, ns; a bare number is seconds"
 
   // MARK: - Messages
 

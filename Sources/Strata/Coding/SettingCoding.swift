@@ -18,17 +18,26 @@ public struct SettingCoding<Value: Sendable>: Sendable {
   var decode: @Sendable (SettingValue, String) throws(StrataError) -> Value { functions.decode }
   /// The tree written for a value.
   var encode: @Sendable (Value) throws(StrataError) -> SettingValue? { functions.encode }
+  /// The value from a table read at a key, each field the table does not hold taken from the second
+  /// tree (the encoded default); `nil` for codings that read the layers' tree as it is (custom ones).
+  var decodeOverDefault: DecodeOverDefault? { functions.decodeOverDefault }
+
+  typealias DecodeOverDefault =
+    @Sendable (SettingValue, _ default: SettingValue, String) throws(StrataError) -> Value
 
   private final class Functions: Sendable {
     let decode: @Sendable (SettingValue, String) throws(StrataError) -> Value
     let encode: @Sendable (Value) throws(StrataError) -> SettingValue?
+    let decodeOverDefault: DecodeOverDefault?
 
     init(
       decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
-      encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
+      encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?,
+      decodeOverDefault: DecodeOverDefault?
     ) {
       self.decode = decode
       self.encode = encode
+      self.decodeOverDefault = decodeOverDefault
     }
   }
 
@@ -41,7 +50,16 @@ public struct SettingCoding<Value: Sendable>: Sendable {
     decode: @escaping @Sendable (SettingValue, _ key: String) throws(StrataError) -> Value,
     encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?
   ) {
-    functions = Functions(decode: decode, encode: encode)
+    functions = Functions(decode: decode, encode: encode, decodeOverDefault: nil)
+  }
+
+  /// A coding that can also read a table over the default's tree (``Setting``'s `Codable` coding).
+  init(
+    decode: @escaping @Sendable (SettingValue, String) throws(StrataError) -> Value,
+    encode: @escaping @Sendable (Value) throws(StrataError) -> SettingValue?,
+    decodeOverDefault: @escaping DecodeOverDefault
+  ) {
+    functions = Functions(decode: decode, encode: encode, decodeOverDefault: decodeOverDefault)
   }
 
   /// A coding through text: the value is written as a string and read from one (INI and environment

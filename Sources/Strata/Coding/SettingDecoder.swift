@@ -40,6 +40,18 @@ public struct SettingDecoder: Sendable {
   {
     try DecodingContext(key: key).decode(type, from: value, path: [])
   }
+
+  /// Decodes a value over a default's tree: a struct field (at any depth) that `value` does not hold is
+  /// read from `defaultTree`, as `#[serde(default)]` and swift-configuration do. A field that `value`
+  /// holds is read from it alone, so that an invalid one is an error at its position. Arrays and
+  /// dictionaries that `value` holds replace the default's whole (their entries are data, not fields).
+  func decode<T: Decodable>(
+    _ type: T.Type, from value: SettingValue, over defaultTree: SettingValue, key: String
+  )
+    throws(StrataError) -> T
+  {
+    try DecodingContext(key: key).decode(type, from: value, path: [], fallback: defaultTree)
+  }
 }
 
 /// What every container of one decode shares.
@@ -51,12 +63,16 @@ struct DecodingContext {
   /// type's own `init(from:)` over a ``NodeDecoder``.
   /// - Parameter displayType: the type to name in messages about a leaf, when that is not `T` (a
   ///   raw-value enum reads a `String`, but the user wrote the enum).
+  /// - Parameter fallback: the default's tree at this node, whose fields stand in for those `node` does
+  ///   not hold (dropped for a dictionary, whose keys are data).
   func decode<T: Decodable>(
-    _ type: T.Type, from node: SettingValue, path: [any CodingKey], displayType: Any.Type? = nil
+    _ type: T.Type, from node: SettingValue, path: [any CodingKey], displayType: Any.Type? = nil,
+    fallback: SettingValue? = nil
   ) throws(StrataError) -> T {
     let site = ScalarConversion.Site(baseKey: key, path: path, type: displayType ?? T.self)
     if let leaf = try leaf(T.self, node, site) { return leaf }
-    let decoder = NodeDecoder(node: node, codingPath: path, context: self, expectedType: T.self)
+    var decoder = NodeDecoder(node: node, codingPath: path, context: self, expectedType: T.self)
+    if !(T.self is any DictionaryMarker.Type), fallback?.isTable == true { decoder.fallback = fallback }
     do {
       return try T(from: decoder)
     } catch let error as StrataError {
@@ -126,6 +142,8 @@ struct NodeDecoder: Decoder {
   var context: DecodingContext
   /// The type being decoded from this node, named when the node has the wrong shape for a container.
   var expectedType: Any.Type
+  /// The default's table at this node: the fields a keyed container reads when the node lacks them.
+  var fallback: SettingValue?
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   private var site: ScalarConversion.Site {
@@ -133,7 +151,8 @@ struct NodeDecoder: Decoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(KeyedNodeContainer<Key>(decoder: self, table: try table()))
+    KeyedDecodingContainer(
+      KeyedNodeContainer<Key>(decoder: self, table: try table(), fallback: fallback?.table ?? SettingTable()))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -145,8 +164,11 @@ struct NodeDecoder: Decoder {
   }
 
   /// A decoder for a child node.
-  func child(_ node: SettingValue, key: any CodingKey, type: Any.Type) -> NodeDecoder {
-    NodeDecoder(node: node, codingPath: codingPath + [key], context: context, expectedType: type)
+  func child(_ node: SettingValue, key: any CodingKey, type: Any.Type, fallback: SettingValue? = nil)
+    -> NodeDecoder
+  {
+    NodeDecoder(
+      node: node, codingPath: codingPath + [key], context: context, expectedType: type, fallback: fallback)
   }
 
   /// The node as a table. Text that holds a JSON object is parsed, so that files written when a struct
@@ -218,7 +240,8 @@ struct SingleNodeContainer: SingleValueDecodingContainer {
     // Messages name the type the user declared (the enum, not its raw `String`), except for the
     // `Optional` wrapper, whose payload is the better name.
     let display: Any.Type = decoder.expectedType is any OptionalMarker.Type ? T.self : decoder.expectedType
-    return try decoder.context.decode(T.self, from: decoder.node, path: codingPath, displayType: display)
+    return try decoder.context.decode(
+      T.self, from: decoder.node, path: codingPath, displayType: display, fallback: decoder.fallback)
   }
 
   func decode(_ type: Bool.Type) throws -> Bool { try value(type) }
@@ -236,6 +259,11 @@ struct SingleNodeContainer: SingleValueDecodingContainer {
   func decode(_ type: UInt32.Type) throws -> UInt32 { try value(type) }
   func decode(_ type: UInt64.Type) throws -> UInt64 { try value(type) }
 }
+
+/// Marks `Dictionary`, whose keys are data: a table the layers set replaces the default's whole.
+protocol DictionaryMarker {}
+
+extension Dictionary: DictionaryMarker {}
 
 /// Marks `Optional`, whose name messages skip in favour of its payload's.
 protocol OptionalMarker {}

@@ -30,6 +30,22 @@ public struct SettingEncoder: Sendable {
     try context.encode(value, into: box, path: [])
     return try context.materialize(box, path: [])
   }
+
+  /// The fields of a struct value, at any depth, with their types (a `nil` optional field included);
+  /// `nil` when the value is not a struct or cannot be encoded.
+  func fieldShape<T: Encodable>(of value: T) -> FieldShape? {
+    var context = EncodingContext(origin: .codeDefault)
+    context.recordsTypes = true
+    let box = EncodingBox()
+    do {
+      try context.encode(value, into: box, path: [])
+    } catch {
+      return nil
+    }
+    let shape = FieldShape(box)
+    guard case .fields = shape else { return nil }
+    return shape
+  }
 }
 
 /// A node under construction. Containers hand out boxes before their contents are known (nested
@@ -48,6 +64,10 @@ final class EncodingBox {
   var content: Content = .empty
   /// Set for `[String: X]`, whose keys come in hash order.
   var sortsKeys = false
+  /// The declared type's name and, for a `CaseIterable` enum, its cases: recorded only when the
+  /// encoding is for a ``FieldShape``.
+  var typeName: String?
+  var allowedValues: [String]?
 
   /// The table this box holds, turning an empty box into one.
   func table() -> TableBox {
@@ -93,11 +113,22 @@ final class ArrayBox {
 /// What every container of one encode shares.
 struct EncodingContext {
   var origin: Origin
+  /// Whether each box records its declared type (for ``FieldShape``; ordinary encoding skips the cost).
+  var recordsTypes = false
+
+  /// Records the type a box was encoded from; the outermost one wins (a raw-value enum encodes its
+  /// raw value into the same box).
+  func recordType<T>(_ type: T.Type, in box: EncodingBox) {
+    guard recordsTypes, box.typeName == nil else { return }
+    box.typeName = CodingSupport.typeName(T.self)
+    box.allowedValues = CodingSupport.caseNames(T.self)
+  }
 
   /// The one path every value goes through: leaves directly, everything else by its own `encode(to:)`.
   func encode<T: Encodable>(_ value: T, into box: EncodingBox, path: [any CodingKey])
     throws(StrataError)
   {
+    recordType(T.self, in: box)
     if let kind = try leaf(value, path: path) {
       box.content = .leaf(kind)
       return

@@ -25,9 +25,9 @@ public struct AnySettingRecord: Sendable, CustomStringConvertible {
   /// schema export only.
   public var defaultValue: SettingValue? { box.defaultSettingValue }
 
-  /// `server.port = 8443 (/etc/demo/demo.ini:6:8)`, redacted for secrets.
+  /// `server.port = 8443 (/etc/demo/demo.ini:6:8)`, redacted for secrets; a struct whose fields came
+  /// from several places names them (`fields from /etc/app/app.ini (enabled), default (others)`).
   public var description: String {
-    let (text, origin) = box.currentText()
-    return "\(key) = \(text) (\(origin))"
+    "\(key) = \(box.currentText().text) (\(box.originDescription()))"
   }
 }

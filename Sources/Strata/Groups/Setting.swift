@@ -91,7 +91,9 @@ public struct Setting<Value: Sendable>: Sendable {
   /// The coding through `Codable`, one per value type.
   static func codableCoding() -> SettingCoding<Value> where Value: Codable {
     SharedCodings.coding(.codable, for: Value.self) {
-      SettingCoding(decode: Self.decodeCodable, encode: Self.encodeCodable)
+      SettingCoding(
+        decode: Self.decodeCodable, encode: Self.encodeCodable,
+        decodeOverDefault: Self.decodeCodableOverDefault)
     }
   }
 
@@ -108,6 +110,12 @@ public struct Setting<Value: Sendable>: Sendable {
     try SettingDecoder().decode(Value.self, from: value, key: key)
   }
 
+  @Sendable static func decodeCodableOverDefault(
+    _ value: SettingValue, _ defaultTree: SettingValue, _ key: String
+  ) throws(StrataError) -> Value where Value: Codable {
+    try SettingDecoder().decode(Value.self, from: value, over: defaultTree, key: key)
+  }
+
   @Sendable static func encodeCodable(_ value: Value) throws(StrataError) -> SettingValue?
   where Value: Codable {
     try SettingEncoder().encode(value)
@@ -117,9 +125,13 @@ public struct Setting<Value: Sendable>: Sendable {
   where Value: RawRepresentable, Value.RawValue: Codable {
     let raw = try SettingDecoder().decode(Value.RawValue.self, from: value, key: key)
     guard let decoded = Value(rawValue: raw) ?? matchingCase(raw) else {
+      // A `CaseIterable` enum names its cases; any other raw-value type cannot list what it accepts.
+      let accepted =
+        CodingSupport.caseNames(Value.self).map { " (one of: \($0.joined(separator: ", ")))" } ?? ""
       throw located(
         StrataError(
-          .invalidValue, "\(value.description) is not a valid \(describeType(Value.self)) for \(key)"),
+          .invalidValue,
+          "\(value.description) is not a valid \(describeType(Value.self)) for \(key)\(accepted)"),
         value.origin)
     }
     return decoded

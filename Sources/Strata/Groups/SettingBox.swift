@@ -18,6 +18,10 @@ protocol AnySettingBox: AnyObject, Sendable {
   var isFlag: Bool { get }
   /// The default, as a tree (nil when it cannot be encoded, or is nil).
   var defaultSettingValue: SettingValue? { get }
+  /// A struct setting's fields, learnt from its default (`nil` for any other setting).
+  var fieldShape: FieldShape? { get }
+  /// Where the value came from, in words, naming the places of a struct's fields.
+  func originDescription() -> String
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
   /// typed value changed. Returns what it found, or `nil` when the setting has seen this generation or
   /// a newer one (then it changes nothing). Called by the store's pipeline only, one generation at a
@@ -238,10 +242,21 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
+  var fieldShape: FieldShape? {
+    // Only a `Codable` coding reads a table over its default; a custom coding's tree is its own.
+    guard coding.decodeOverDefault != nil, let value = defaultValue as? any Encodable else { return nil }
+    return SettingEncoder().fieldShape(of: value)
+  }
 
-  /// The value from a tree read at `key`.
+  /// The value from a tree read at `key`. A table is read over the default's tree: each field the
+  /// layers do not set keeps the default's value (see "Structured values" in Declarations.md).
   func decode(_ value: SettingValue, _ key: String) throws(StrataError) -> Value {
-    try coding.decode(value, key)
+    if value.isTable, let decodeOverDefault = coding.decodeOverDefault, let defaultValue,
+      let defaultTree = try? coding.encode(defaultValue), defaultTree.isTable
+    {
+      return try decodeOverDefault(value, defaultTree, key)
+    }
+    return try coding.decode(value, key)
   }
 
   /// The tree written for a value.

@@ -32,6 +32,12 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   public var key: String { box.key }
   /// Where the effective value came from: `/etc/demo/demo.ini:6:8`, `env:DEMO_SERVER_PORT`, `default`.
   public var origin: Origin { box.origin }
+  /// For a struct whose fields the layers set, the origin of each field they set, by full key
+  /// (`http.tls.enabled`); the other fields are the default's. Empty for any other value.
+  public var fieldOrigins: [String: Origin] { box.fieldOrigins() }
+  /// Where the value came from, in words: ``origin``, or for a struct whose fields came from several
+  /// places, each place with its fields (`fields from /etc/app/app.ini (enabled), default (others)`).
+  public var originDescription: String { box.originDescription() }
   /// The traits declared on the setting.
   public var traits: SettingTraits { box.traits }
   /// The attributes declared on the setting.
@@ -110,11 +116,17 @@ public struct SettingRecord<Value: Sendable>: Sendable {
 }
 
 /// A value of a lower layer that a setting's running value hides (see ``SettingRecord/shadowed``).
-public struct HiddenValue: Sendable, Equatable {
+public struct HiddenValue: Sendable, Equatable, CustomStringConvertible {
   /// The value as text (redacted for a secret).
   public var value: String
   /// Where it is.
   public var origin: Origin
   /// Why the setting does not use it, when it was rejected (it does not convert or validate).
   public var rejection: String?
+
+  /// `8080 (/usr/lib/demo/demo.json:3:13)`, or with why it was rejected:
+  /// `80a (/etc/demo/demo.ini:2:8; rejected: expected Int for server.port, found "80a")`.
+  public var description: String {
+    "\(value) (\(origin)\(rejection.map { "; rejected: \($0)" } ?? ""))"
+  }
 }

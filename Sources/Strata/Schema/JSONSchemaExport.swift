@@ -62,7 +62,7 @@ extension SettingsSchema {
       ] where node.value(at: keyword)?.kind == .bool(true) {
         traits.insert(trait)
       }
-      entries.append(
+      var entry =
         Entry(
           key: key, type: type, typeName: node.value(at: "x-strata-type")?.stringValue ?? "",
           defaultValue: node.value(at: "default"), help: node.value(at: "description")?.stringValue,
@@ -75,12 +75,15 @@ extension SettingsSchema {
           aliases: node.value(at: "x-strata-aliases").flatMap { node -> [String]? in
             guard case .array(let items) = node.kind else { return nil }
             return items.compactMap(\.stringValue)
-          } ?? [], minimum: node.value(at: "minimum"), maximum: node.value(at: "maximum")))
+          } ?? [], minimum: node.value(at: "minimum"), maximum: node.value(at: "maximum"))
+      if type.isTable { entry.fields = FieldShape(jsonSchemaProperties: node.value(at: "properties")) }
+      entries.append(entry)
     }
   }
 
   private func leaf(_ entry: Entry, environmentPrefix: String?) -> SettingValue {
     var fields = entry.type.jsonSchemaFields
+    if let properties = entry.fields?.jsonSchemaProperties { fields.append(("properties", properties)) }
     if let help = entry.help { fields.append(("description", schemaString(help))) }
     if entry.traits.contains(.secret) {
       fields.append(("writeOnly", schemaBool(true)))

@@ -31,10 +31,16 @@ extension SettingsSchema {
       let renamed = RenamedKeyCandidates(key: entry.key, aliases: entry.aliases, resolvePath: resolvePath)
       documents = renamed.renamed(documents, diagnostics: &diagnostics)
     }
-    let sources = zip(snapshot.sources, documents).map { source, document in
+    var rejectedStructs: Set<String> = []
+    var sources = zip(snapshot.sources, documents).map { source, document in
       var document = document
-      document.root = typed(document.root, prefix: "", diagnostics: &diagnostics)
+      document.root = typed(document.root, prefix: "", diagnostics: &diagnostics, rejected: &rejectedStructs)
       return Snapshot.Source(scope: source.scope, document: document)
+    }
+    // The program reads a struct from the layers' merged table and rejects it whole for one bad field:
+    // every layer's part goes, and the default applies.
+    for index in sources.indices where sources[index].scope != .defaults {
+      for key in rejectedStructs { sources[index].document.root.remove(at: key) }
     }
     let converted = Snapshot(generation: snapshot.generation, sources: sources, diagnostics: diagnostics)
     let missing = entries.filter { $0.isRequired && converted.value(forKey: $0.key) == nil }.map { entry in
@@ -46,7 +52,10 @@ extension SettingsSchema {
       secretKeys: snapshot.declaredSecretKeys)
   }
 
-  private func typed(_ node: SettingValue, prefix: String, diagnostics: inout [Diagnostic]) -> SettingValue {
+  /// - Parameter rejected: receives the keys of struct settings with a field that does not convert.
+  private func typed(
+    _ node: SettingValue, prefix: String, diagnostics: inout [Diagnostic], rejected: inout Set<String>
+  ) -> SettingValue {
     guard case .table(let table) = node.kind else { return node }
     var result = SettingTable()
     for (name, child) in table {
@@ -56,9 +65,10 @@ extension SettingsSchema {
           result[name] = try checked(child, entry: entry, key: key)
         } catch {
           diagnostics.append(Diagnostic(.error, error))
+          if entry.fields != nil { rejected.insert(key) }
         }
       } else {
-        result[name] = typed(child, prefix: key, diagnostics: &diagnostics)
+        result[name] = typed(child, prefix: key, diagnostics: &diagnostics, rejected: &rejected)
       }
     }
     return SettingValue(.table(result), origin: node.origin)
@@ -70,6 +80,10 @@ extension SettingsSchema {
   func checked(_ child: SettingValue, entry: Entry, key: String) throws(StrataError) -> SettingValue {
     do throws(StrataError) {
       var converted = try convert(child, to: entry.type, key: key)
+      // A struct's fields convert as the program reads them: a bad one rejects the whole table.
+      if let fields = entry.fields, converted.isTable {
+        converted = try fields.converted(converted, key: key, in: self)
+      }
       // A case name in another letter case (`DEBUG`) is the case, as the program reads it.
       if let allowed = entry.allowedValues, case .string(let text) = converted.kind,
         !allowed.contains(text)
@@ -94,7 +108,7 @@ extension SettingsSchema {
       return converted
     } catch {
       var error = error
-      if entry.traits.contains(.secret) && error.code != .invalidValue {
+      if entry.traits.contains(.secret) && (error.code != .invalidValue || entry.fields != nil) {
         error.message = "expected \(entry.type) for \(key), found \(redactedText)"
       }
       throw located(error, child.origin)

@@ -50,6 +50,8 @@ public struct SettingsSchema: Sendable {
     public var isRequired: Bool
     /// The setting's old keys, in full, still read when the key is absent (with a warning).
     public var aliases: [String]
+    /// A struct's fields, learnt from its default (`nil`: any name below the key is the setting's).
+    var fields: FieldShape?
 
     /// Creates an entry.
     public init(
@@ -92,7 +94,10 @@ public struct SettingsSchema: Sendable {
   public func declares(_ key: String) -> Bool {
     entries.contains { entry in
       ([entry.key] + entry.aliases).contains { declared in
-        declared == key || (entry.type.isTable && SettingKey.isKey(key, within: declared))
+        guard declared != key else { return true }
+        guard entry.type.isTable, SettingKey.isKey(key, within: declared) else { return false }
+        guard let fields = entry.fields else { return true }
+        return fields.accepts(SettingKey.names(in: key).dropFirst(SettingKey.names(in: declared).count))
       }
     }
   }
@@ -105,7 +110,8 @@ public struct SettingsSchema: Sendable {
   public func unknownKeys(
     in snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
   ) -> [Diagnostic] {
-    let declared = entries.map(\.key)
+    // A typo inside a struct's table is compared with its fields too (`http.tls.readTimeout`).
+    let declared = entries.flatMap { [$0.key] + ($0.fields?.keys(below: $0.key) ?? []) }
     var diagnostics: [Diagnostic] = []
     var positions = KeyPosition(resolvePath: resolvePath)
     for document in snapshot.sources.map(\.document) {

@@ -53,12 +53,14 @@ extension SettingsStore {
           ?? box.allowedValues?.first.map {
             SettingValue(Int($0).map { .integer($0) } ?? .string($0), origin: .codeDefault)
           }
-        return SettingsSchema.Entry(
+        var entry = SettingsSchema.Entry(
           key: box.key, type: SettingsSchema.ValueType(typeName: box.typeName, defaultValue: typeHint),
           typeName: box.typeName, defaultValue: defaultValue, help: box.attributes.help, traits: box.traits,
           validationSummary: box.attributes.validationSummary, allowedValues: box.allowedValues,
           isRequired: box.isRequired, aliases: box.aliases, minimum: box.attributes.validationBounds?.first,
           maximum: box.attributes.validationBounds?.last)
+        if entry.type.isTable { entry.fields = box.fieldShape }
+        return entry
       })
   }
 

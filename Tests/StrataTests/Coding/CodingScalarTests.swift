@@ -203,6 +203,9 @@ struct CodingScalarTests {
     expectFailure(URL.self, text(bad), message: "expected URL for a.b, found \"\(bad)\"")
   }
 
+  private let durationForms =
+    "write it as 30s, 250ms or 1h30m, with units d, h, m, s, ms, us, ns; a bare number is seconds"
+
   @Test func durations() throws {
     #expect(try decoded(Duration.self, text("250ms")) == .milliseconds(250))
     #expect(try decoded(Duration.self, text("1h30m")) == .seconds(5400))
@@ -211,12 +214,13 @@ struct CodingScalarTests {
     #expect(try decoded(Duration.self, node(.double(1.5))) == .milliseconds(1500))
     expectFailure(
       Duration.self, text("5 minutes"), key: "server.timeout",
-      message: "expected Duration for server.timeout, found \"5 minutes\"")
+      message: "expected Duration for server.timeout, found \"5 minutes\" (\(durationForms))")
     expectFailure(
       Duration.self, text("99999999999999999999d"), code: .invalidValue,
       message: "expected Duration for a.b, found \"99999999999999999999d\" (out of range)")
     expectFailure(Duration.self, node(.bool(true)))
-    expectFailure(Duration.self, table([]), message: "expected Duration for a.b, found a table")
+    expectFailure(
+      Duration.self, table([]), message: "expected Duration for a.b, found a table (\(durationForms))")
   }
 
   @Test func longAndMultiLineTextIsShortenedInMessages() {
