@@ -16,6 +16,9 @@ protocol AnySettingBox: AnyObject, Sendable {
   var allowedValues: [String]? { get }
   /// Whether the setting is a `Bool` (or `Bool?`): a flag on a command line.
   var isFlag: Bool { get }
+  /// Whether the setting is a list (an array or set, or an optional one): repeated on a command line,
+  /// its option makes a list.
+  var isList: Bool { get }
   /// The default, as a tree (nil when it cannot be encoded, or is nil).
   var defaultSettingValue: SettingValue? { get }
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
@@ -237,6 +240,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var typeName: String { describeType(Value.self) }
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
+  var isList: Bool { Value.self is any ListSetting.Type }
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
 
   /// The value from a tree read at `key`.
