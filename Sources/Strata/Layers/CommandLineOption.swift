@@ -75,11 +75,9 @@ struct CommandLineOption {
   /// - Parameter isFlag: whether a key is a declared `Bool` setting's.
   func reading(isFlag: (String) -> Bool) -> Reading {
     guard let valued else { return bare }
-    guard valueIsNextArgument else { return valued }
-    if isFlag(valued.key) || isFlag(bare.key) {
-      return Self.isBoolWord(valued.value) ? valued : bare
-    }
-    return valued
+    // A Bool word is the value whether or not the option is a flag's: only other words ask.
+    guard valueIsNextArgument, !Self.isBoolWord(valued.value) else { return valued }
+    return isFlag(valued.key) || (bare.key != valued.key && isFlag(bare.key)) ? bare : valued
   }
 
   /// The text of the option, for messages (shortened when long).
@@ -90,8 +88,10 @@ struct CommandLineOption {
 
   /// Whether an argument reads as a Bool (`true`, `no`, `on`, `0`…, in any case).
   private static func isBoolWord(_ argument: String) -> Bool {
-    ["true", "false", "yes", "no", "on", "off", "1", "0"].contains(argument.lowercased())
+    argument.utf8.count <= 5 && boolWords.contains(argument.lowercased())
   }
+
+  private static let boolWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "1", "0"]
 
   /// Whether an argument after an option is its value: anything but `--`, another option, or a
   /// single-dash option (a negative number and a lone `-` are values).
@@ -100,20 +100,22 @@ struct CommandLineOption {
     return Double(argument) != nil
   }
 
-  /// Splits `key=value` at the first `=` outside double quotes (a quoted name may hold one).
+  /// Splits `key=value` at the first `=` outside double quotes (a quoted name may hold one). Over the
+  /// UTF-8 bytes: the three characters looked for are ASCII, so every cut is on a character boundary.
   private static func split(_ text: Substring) -> (key: String, value: String?) {
     var quoted = false
     var escaped = false
-    for index in text.indices {
-      let character = text[index]
+    let bytes = text.utf8
+    for index in bytes.indices {
+      let byte = bytes[index]
       if escaped {
         escaped = false
-      } else if quoted && character == "\\" {
+      } else if quoted && byte == UInt8(ascii: "\\") {
         escaped = true
-      } else if character == "\"" {
+      } else if byte == UInt8(ascii: "\"") {
         quoted.toggle()
-      } else if character == "=" && !quoted {
-        return (String(text[..<index]), String(text[text.index(after: index)...]))
+      } else if byte == UInt8(ascii: "=") && !quoted {
+        return (String(Substring(bytes[..<index])), String(Substring(bytes[bytes.index(after: index)...])))
       }
     }
     return (String(text), nil)

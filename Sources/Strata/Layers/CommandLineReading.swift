@@ -7,36 +7,36 @@
 /// as long as the questions it asked (is `debug` a `Bool`? is `tags` a list?) get the same answers, so
 /// that registering costs what those few keys cost, not what the command line holds.
 struct CommandLineReading {
-  /// A question about the declarations that changes what the options mean.
-  enum Question: Hashable {
-    /// Whether a key is a declared `Bool` setting's (a bare `--debug` before a plain argument).
-    case isFlag(String)
-    /// Whether repeating a key's option makes a list.
-    case makesList(String)
-
-    /// The answer under `declared`.
-    func answer(_ declared: DeclaredKeys) -> Bool {
-      switch self {
-      case .isFlag(let key): declared.flags.contains(key)
-      case .makesList(let key): declared.lists.contains(key) || !declared.containsKeyOrTable(holding: key)
-      }
-    }
-  }
+  /// The keys asked about as `Bool` settings (a bare `--debug` before a plain argument), by answer.
+  private var flagKeys: Set<String> = []
+  private var nonFlagKeys: Set<String> = []
+  /// The keys repeated with values, and whether they made a list.
+  private var listAnswers: [String: Bool] = [:]
+  /// The limits it was read with (maxDepth, maxValues, maxFileSize).
+  private var limits: [Int]
 
   /// The layer's contents.
   var contents: LayerContents
-  /// Each question asked, with its answer then.
-  var answers: [Question: Bool]
-  /// The limits it was read with (maxDepth, maxValues, maxFileSize).
-  var limits: [Int]
 
-  /// Whether this reading holds under `declared` and `options`.
+  /// Whether this reading holds under `declared` and `options`: every question it asked gets the same
+  /// answer. Costs the keys it asked about as flags or lists, or the declared flags if fewer.
   func holds(under declared: DeclaredKeys, options: ParseOptions) -> Bool {
-    limits == Self.limits(of: options) && answers.allSatisfy { $0.key.answer(declared) == $0.value }
+    guard limits == Self.limits(of: options), flagKeys.isSubset(of: declared.flags) else { return false }
+    let newFlag =
+      declared.flags.count <= nonFlagKeys.count
+      ? declared.flags.contains(where: nonFlagKeys.contains)
+      : nonFlagKeys.contains(where: declared.flags.contains)
+    return !newFlag && listAnswers.allSatisfy { Self.makesList($0.key, declared) == $0.value }
   }
 
-  static func limits(of options: ParseOptions) -> [Int] {
+  private static func limits(of options: ParseOptions) -> [Int] {
     [options.maxDepth, options.maxValues, options.maxFileSize]
+  }
+
+  /// Whether repeating `key`'s option makes a list: a declared list, or a key that nothing declares
+  /// (neither it nor a table holding it).
+  private static func makesList(_ key: String, _ declared: DeclaredKeys) -> Bool {
+    declared.lists.contains(key) || !declared.containsKeyOrTable(holding: key)
   }
 
   /// Reads the options under `declared`.
@@ -45,46 +45,64 @@ struct CommandLineReading {
     _ options: [CommandLineOption], diagnostics: [Diagnostic], declared: DeclaredKeys,
     parseOptions: ParseOptions
   ) {
-    var answers: [Question: Bool] = [:]
-    func ask(_ question: Question) -> Bool {
-      if let known = answers[question] { return known }
-      let answer = question.answer(declared)
-      answers[question] = answer
+    var flagKeys: Set<String> = []
+    var nonFlagKeys: Set<String> = []
+    nonFlagKeys.reserveCapacity(options.count)
+    var listAnswers: [String: Bool] = [:]
+    func isFlag(_ key: String) -> Bool {
+      let answer = declared.flags.contains(key)
+      if answer { flagKeys.insert(key) } else { nonFlagKeys.insert(key) }
       return answer
     }
     contents = LayerContents(diagnostics: diagnostics)
     var limits = InputLimits(parseOptions)
-    // Each key's options, in the order keys first appear.
+    // The options taken, each with the one before it of the same key (-1: none), and the last option of
+    // each key, in the order keys first appear: flat arrays rather than an array per key.
+    var taken: [(reading: CommandLineOption.Reading, origin: Origin, previous: Int)] = []
+    taken.reserveCapacity(options.count)
+    var lastOfKey: [String: Int] = [:]
+    lastOfKey.reserveCapacity(options.count)
     var order: [String] = []
-    var occurrences: [String: [(reading: CommandLineOption.Reading, origin: Origin)]] = [:]
     for option in options {
-      let reading = option.reading { ask(.isFlag($0)) }
+      let reading = option.reading(isFlag: isFlag)
       let admitted = limits.admit(
         depth: reading.names.count, size: reading.key.utf8.count + reading.value.utf8.count,
         entry: "option '\(option.written)' (argument \(option.argumentNumber))",
         path: "arg:\(option.written)",
         fix: "leave it out, or raise the limit", diagnostics: &contents.diagnostics)
       guard admitted else { continue }
-      if occurrences[reading.key] == nil { order.append(reading.key) }
-      occurrences[reading.key, default: []].append((reading, option.origin))
+      let previous = lastOfKey.updateValue(taken.count, forKey: reading.key)
+      if previous == nil { order.append(reading.key) }
+      taken.append((reading, option.origin, previous ?? -1))
     }
-    var tree = KeyTreeBuilder(origin: .commandLine(option: "--*"))
+    var tree = KeyTreeBuilder(origin: .commandLine(option: "--*"), capacity: order.count)
     for key in order {
-      let all = occurrences[key] ?? []
-      guard let last = all.last else { continue }
-      // The values given since the last bare flag (a flag ends a list as it ends any value).
-      let values = all.reversed().prefix { !$0.reading.isFlag }.reversed()
+      guard let lastIndex = lastOfKey[key] else { continue }
+      let last = taken[lastIndex]
+      // The values given since the last bare flag (a flag ends a list as it ends any value), last first.
+      var values: [Int] = []
+      var index = lastIndex
+      while index >= 0, !taken[index].reading.isFlag {
+        values.append(index)
+        index = taken[index].previous
+      }
       let value: SettingValue
-      if values.count > 1, ask(.makesList(key)) {
-        let items = values.map { SettingValue(.string($0.reading.value), origin: $0.origin) }
-        value = SettingValue(.array(items), origin: values.first!.origin)
+      let makesList = values.count > 1 && Self.makesList(key, declared)
+      if values.count > 1 { listAnswers[key] = makesList }
+      if makesList {
+        let items = values.reversed().map {
+          SettingValue(.string(taken[$0].reading.value), origin: taken[$0].origin)
+        }
+        value = SettingValue(.array(items), origin: items[0].origin)
       } else {
         value = SettingValue(.string(last.reading.value), origin: last.origin)
       }
       tree.set(value, atNames: last.reading.names)
     }
     contents.documents.append(Document(path: "command line", root: tree.build()))
-    self.answers = answers
+    self.flagKeys = flagKeys
+    self.nonFlagKeys = nonFlagKeys
+    self.listAnswers = listAnswers
     self.limits = Self.limits(of: parseOptions)
   }
 }

@@ -24,12 +24,17 @@ struct InputLimits {
   ///   - path: the error's path (`env:X`, `arg:--x`).
   ///   - fix: what the user can do about it.
   mutating func admit(
-    depth: Int, size: Int, entry: String, path: String, fix: String, diagnostics: inout [Diagnostic]
+    depth: Int, size: Int, entry: @autoclosure () -> String, path: @autoclosure () -> String, fix: String,
+    diagnostics: inout [Diagnostic]
   ) -> Bool {
     guard !exhausted else { return false }
     count += 1
     bytes += size
+    guard count > options.maxValues || bytes > options.maxFileSize || depth > options.maxDepth else {
+      return true
+    }
     let error: StrataError
+    let (entry, path) = (entry(), path())
     if count > options.maxValues {
       exhausted = true
       error = StrataError(
@@ -42,13 +47,11 @@ struct InputLimits {
         .fileTooLarge,
         "\(entry) brings the text read past the limit of \(options.maxFileSize) bytes "
           + "(ParseOptions.maxFileSize); it and the ones after it are ignored (\(fix))", path: path)
-    } else if depth > options.maxDepth {
+    } else {
       error = StrataError(
         .nestingTooDeep,
         "\(entry) names a key \(depth) levels deep, deeper than the limit of \(options.maxDepth) "
           + "(ParseOptions.maxDepth); it is ignored (\(fix))", path: path)
-    } else {
-      return true
     }
     diagnostics.append(Diagnostic(.error, error))
     return false

@@ -33,9 +33,10 @@ struct KeyTreeBuilder {
 
   private var nodes: [Node]
 
-  /// An empty tree whose root table has `origin`.
-  init(origin: Origin) {
+  /// An empty tree whose root table has `origin`, with room for `capacity` keys.
+  init(origin: Origin, capacity: Int = 0) {
     nodes = [Node(origin: origin)]
+    nodes.reserveCapacity(capacity + 1)
   }
 
   /// Sets `value` at a path of names below the root, creating tables on the way; a value in the way
