@@ -102,8 +102,16 @@ extension SettingsStore {
   }
 
   /// Refuses a write that would change a `.readOnly` setting: at its key, above it (a table that holds
-  /// it) or inside it (a field of its table).
+  /// it) or inside it (a field of its table), and a key deeper than ``ParseOptions/maxDepth`` (no file
+  /// could hold it, and setting it would recurse that deep).
   func checkWritable(_ key: String) throws(StrataError) {
+    let depth = SettingKey.names(in: key).count
+    if depth > stack.options.maxDepth {
+      throw StrataError(
+        .nestingTooDeep,
+        "cannot write '\(InputLimits.shortened(key))': \(depth) names deep, deeper than the limit of "
+          + "\(stack.options.maxDepth) (ParseOptions.maxDepth)")
+    }
     let readOnly = state.withLock { $0.registry.readOnlyKey(touching: key) }
     if let readOnly { throw StrataError(.invalidValue, "\(readOnly) is read-only") }
   }

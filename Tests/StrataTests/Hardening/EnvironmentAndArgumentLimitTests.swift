@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Strata
@@ -100,6 +101,19 @@ import Testing
     let errors = contents.diagnostics.map(\.error).filter { $0.code == .fileTooLarge }
     #expect(errors.map(\.path) == ["env:P_D"])
     #expect(errors.first?.message.contains("limit of 20 bytes (ParseOptions.maxFileSize)") == true)
+  }
+
+  @Test func aWriteToAKeyDeeperThanTheLimitIsRefused() throws {
+    try withTemporaryDirectory { dir in
+      let key = Array(repeating: "a", count: 20_000).joined(separator: ".")
+      let value = SettingValue(.string("x"), origin: .runtime)
+      let store = SettingsStore(layers: [], writeTarget: .file(dir + "/app.json"))
+      let error = #expect(throws: StrataError.self) { try store.write(value, forKey: key) }
+      #expect(error?.code == .nestingTooDeep)
+      #expect(error?.message.contains("20000 names deep, deeper than the limit of 512") == true)
+      #expect(throws: StrataError.self) { try SettingsStore(layers: []).setRuntimeValue(value, forKey: key) }
+      #expect(!FileManager.default.fileExists(atPath: dir + "/app.json"))
+    }
   }
 
   @Test func aLongNameIsShortenedInMessages() {
