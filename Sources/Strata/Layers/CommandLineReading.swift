@@ -5,7 +5,8 @@
 /// a declared list (`[String]`), or that nothing declares (neither the key nor a table holding it). A
 /// store loads the command line again each time a group registers; the reading is kept and re-used
 /// as long as the questions it asked (is `debug` a `Bool`? is `tags` a list?) get the same answers, so
-/// that registering costs what those few keys cost, not what the command line holds.
+/// that registering costs the repeated keys and the fewer of the declared `Bool` settings and the
+/// options followed by a plain argument, and builds nothing.
 struct CommandLineReading {
   /// The keys asked about as `Bool` settings (a bare `--debug` before a plain argument), by answer.
   private var flagKeys: Set<String> = []
