@@ -116,6 +116,30 @@ import Testing
     }
   }
 
+  @Test func aVariableOfManyWordsStillMapsAndTheOthersToo() throws {
+    let long = "P_" + Array(repeating: "A", count: 100_000).joined(separator: "_")
+    let lower = Document(
+      path: "f.json",
+      root: SettingValue(
+        .table(
+          SettingTable([
+            (
+              "a",
+              SettingValue(
+                .table(SettingTable([("b", .init(.integer(1), origin: .codeDefault))])), origin: .codeDefault)
+            )
+          ])),
+        origin: .codeDefault))
+    let contents = EnvironmentLayer(prefix: "P", variables: [long: "1", "P_A_B": "2"]).load(
+      LoadContext(lowerDocuments: [lower]))
+    let root = try #require(contents.documents.first?.root)
+    #expect(root.value(at: "a.b")?.kind == .string("2"))
+    let unknown = try #require(contents.diagnostics.first { $0.error.code == .unknownKey }?.error)
+    #expect(unknown.message.hasPrefix("environment variable P_A_A_A_"))
+    #expect(unknown.message.utf8.count < 400)
+    #expect(root.table?.count == 2)
+  }
+
   @Test func aLongNameIsShortenedInMessages() {
     #expect(InputLimits.shortened("short") == "short")
     let long = String(repeating: "x", count: 100)
