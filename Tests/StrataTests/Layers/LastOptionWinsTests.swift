@@ -4,6 +4,15 @@ import Testing
 
 /// On a command line the last option wins, as with `getopt_long` and git (`--color=always --no-color`);
 /// repetition makes a list only for a list setting or a key nothing declares.
+final class ListKindSettings: SettingsGroup, @unchecked Sendable {
+  override class var section: String { "lists" }
+  @Setting var names: [String] = []
+  @Setting var ports: Set<Int> = []
+  @Setting var maybe: [String]? = nil
+  @Setting var single = "x"
+  @Setting var count = 1
+}
+
 @Suite struct LastOptionWinsTests {
   func root(_ arguments: [String], declared: DeclaredKeys = DeclaredKeys()) throws -> SettingValue {
     var context = LoadContext()
@@ -65,6 +74,23 @@ import Testing
       #expect(server.verbose == false)
       #expect(server.allowedOrigins == ["a", "b"])
       #expect(store.diagnostics.filter { $0.severity == .error }.isEmpty)
+    }
+  }
+
+  @Test func arraysSetsAndOptionalArraysAreListsAndOtherTypesAreNot() throws {
+    try withTemporaryDirectory { dir in
+      let store = SettingsStore(
+        app: "demo", root: dir, environment: [:],
+        arguments: [
+          "--lists.ports", "1", "--lists.ports", "2", "--lists.maybe", "a", "--lists.maybe", "b",
+          "--lists.single", "y", "--lists.single", "z",
+        ])
+      let lists = ListKindSettings(store: store)
+      let declared = store.state.withLock { $0.registry.declared.lists }
+      #expect(declared == ["lists.names", "lists.ports", "lists.maybe"])
+      #expect(lists.ports == [1, 2])
+      #expect(lists.maybe == ["a", "b"])
+      #expect(lists.single == "z")
     }
   }
 
