@@ -28,6 +28,7 @@ if options.rows.contains(.scale) {
 }
 if options.rows.contains(.dump) { rows += configDumpRows(options) }
 if options.rows.contains(.latency) { rows += await latencyRows(options) }
+if options.rows.contains(.argv) { rows += try await commandLineRows(options) }
 
 var system = utsname()
 _ = uname(&system)

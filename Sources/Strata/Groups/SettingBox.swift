@@ -16,6 +16,9 @@ protocol AnySettingBox: AnyObject, Sendable {
   var allowedValues: [String]? { get }
   /// Whether the setting is a `Bool` (or `Bool?`): a flag on a command line.
   var isFlag: Bool { get }
+  /// Whether the setting is a list (an array or set, or an optional one): repeated on a command line,
+  /// its option makes a list.
+  var isList: Bool { get }
   /// The default, as a tree (nil when it cannot be encoded, or is nil).
   var defaultSettingValue: SettingValue? { get }
   /// A struct setting's fields, learnt from its default (`nil` for any other setting).
@@ -241,6 +244,7 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var typeName: String { describeType(Value.self) }
   var allowedValues: [String]? { CodingSupport.caseNames(Value.self) }
   var isFlag: Bool { Value.self == Bool.self || Value.self == Bool?.self }
+  var isList: Bool { Value.self is any ListSetting.Type }
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
   var fieldShape: FieldShape? {
     // Only a `Codable` coding reads a table over its default; a custom coding's tree is its own.

@@ -84,8 +84,9 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     }
   }
 
-  /// Writes a value to the store's writable layer and publishes it at once. A value equal to the
-  /// current one writes nothing. A `.restartRequired` setting's new value is saved and, like an edit of
+  /// Writes a value to the store's writable layer and publishes it at once. A value the writable layer
+  /// holds already writes nothing (compared by type: `"8080"` in an INI file is 8080); a value only a
+  /// higher layer (the command line) supplies is written, so that it stays without that layer. A `.restartRequired` setting's new value is saved and, like an edit of
   /// its file, applies at the next start: the running value stays and ``SettingsStore/pendingRestarts``
   /// lists the change.
   /// - Throws: ``StrataError`` when the setting is read-only, the value fails validation, or cannot be
@@ -100,11 +101,14 @@ public struct SettingRecord<Value: Sendable>: Sendable {
       throw StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)")
     }
     let encoded = try box.encode(newValue)
-    // The value the setting has already (by type: "8080" in an INI file is 8080): nothing to write.
-    if let encoded, let current = box.readIfPresent().flatMap({ try? box.encode($0) }), current == encoded {
-      return
+    // The value the write target holds already (by type: "8080" in an INI file is 8080): nothing to
+    // write. The target's own value, not the running one: a value the command line supplies is written.
+    let box = self.box
+    let key = self.key
+    try store.write(encoded, forKey: key) { own in
+      guard let own, let encoded else { return own == nil && encoded == nil }
+      return own == encoded || (try? box.decode(own, key)).flatMap { try? box.encode($0) } == encoded
     }
-    try store.write(encoded, forKey: key)
   }
 
   /// Removes the setting from the writable layer, so the lower layers' value (or the default) applies.

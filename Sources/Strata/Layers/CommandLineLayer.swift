@@ -15,8 +15,13 @@
 ///   when it is a Bool word (`--debug false`, `--debug on`), so `--debug input.txt` is the flag and
 ///   leaves `input.txt` to the program; for keys nothing declares, write `--flag=true` or put
 ///   positional arguments after `--`.
-/// - Repeating an option makes a list: `--tags a --tags b` is `["a", "b"]`; a repeated bare flag is not
-///   a list: the last one wins.
+/// - The last option wins, as with `getopt_long` and git (`--color=always --no-color`):
+///   `--server.port 1 --server.port 2` is 2, `--debug=true --no-debug` is `false`. Repeating an option
+///   makes a list only for a list setting (`[String]`) or a key nothing declares: `--tags a --tags b` is
+///   `["a", "b"]`; a bare flag is never an element of a list (the values after the last one are).
+/// - The limits of ``ParseOptions`` apply as to a file: an option naming a key deeper than
+///   ``ParseOptions/maxDepth`` is ignored with an error naming it, and so are the options past
+///   ``ParseOptions/maxValues`` in number or ``ParseOptions/maxFileSize`` in bytes.
 /// - Positional arguments, single-dash options, and everything after `--` are left alone: they belong to
 ///   the program.
 ///
@@ -30,7 +35,19 @@ public struct CommandLineLayer: Layer {
   /// A label for messages.
   public var name: String { "command line" }
   /// The arguments, without the program's name.
-  public var arguments: [String]
+  public var arguments: [String] {
+    didSet { readings = Locked(Readings()) }
+  }
+  /// The options found in ``arguments`` and the last reading of them, shared by copies of the layer
+  /// (a store loads it again each time a group registers).
+  private var readings = Locked(Readings())
+
+  /// The options, split from the arguments once, and the reading last made of them.
+  private struct Readings: Sendable {
+    var options: [CommandLineOption]?
+    var diagnostics: [Diagnostic] = []
+    var last: CommandLineReading?
+  }
 
   /// Creates the layer.
   /// - Parameter arguments: the arguments to read, without the program's name (for example
@@ -44,125 +61,25 @@ public struct CommandLineLayer: Layer {
     "--" + key
   }
 
-  /// Always `true`: whether `--debug` takes the next argument depends on the declared settings (a
-  /// `Bool` does not, but for a Bool word), so the layer reads them again as settings are declared.
+  /// Always `true`: whether `--debug` takes the next argument, and whether a repeated option makes a
+  /// list, depend on the declared settings, so the layer reads them again as settings are declared
+  /// (re-using its last reading while the few declarations it depends on stay the same).
   public var readsLowerLayers: Bool { true }
 
   /// Reads the options into one document.
   public func load(_ context: LoadContext) -> LayerContents {
-    var contents = LayerContents()
-    var order: [String] = []
-    var occurrences: [String: [Occurrence]] = [:]
-    for occurrence in parse(flags: context.declared.flags, diagnostics: &contents.diagnostics) {
-      if occurrences[occurrence.key] == nil { order.append(occurrence.key) }
-      occurrences[occurrence.key, default: []].append(occurrence)
-    }
-    var root = SettingValue.emptyTable(origin: .commandLine(option: "--*"))
-    for key in order {
-      let all = occurrences[key] ?? []
-      let values = all.filter { !$0.isFlag }
-      let value: SettingValue
-      if values.count > 1 {
-        let items = values.map { SettingValue(.string($0.value), origin: $0.origin) }
-        value = SettingValue(.array(items), origin: values[0].origin)
-      } else if let single = values.first ?? all.last {
-        value = SettingValue(.string(single.value), origin: single.origin)
-      } else {
-        continue
+    readings.withLock { readings in
+      if let last = readings.last, last.holds(under: context.declared, options: context.options) {
+        return last.contents
       }
-      root.set(value, at: key)
-    }
-    contents.documents.append(Document(path: "command line", root: root))
-    return contents
-  }
-
-  /// One `--key` option found.
-  struct Occurrence {
-    var key: String
-    var value: String
-    var origin: Origin
-    /// A bare `--flag` or `--no-flag` (no value given).
-    var isFlag: Bool
-  }
-
-  /// The options, in order; arguments that are not options are skipped, `--` ends them.
-  /// - Parameter flags: the keys of declared `Bool` settings.
-  func parse(flags: Set<String> = [], diagnostics: inout [Diagnostic]) -> [Occurrence] {
-    var found: [Occurrence] = []
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      if argument == "--" { break }
-      guard argument.hasPrefix("--") else { continue }
-      let (written, inline) = Self.split(argument.dropFirst(2))
-      let option = "--" + written
-      guard !written.isEmpty else {
-        diagnostics.append(
-          Diagnostic(
-            .warning,
-            StrataError(
-              .syntax, "argument \(index) '\(argument)' names no key; it is ignored", path: "arg:\(argument)")
-          ))
-        continue
+      if readings.options == nil {
+        readings.options = CommandLineOption.options(in: arguments, diagnostics: &readings.diagnostics)
       }
-      let origin = Origin.commandLine(option: option)
-      if let inline {
-        found.append(Occurrence(key: Self.key(written), value: inline, origin: origin, isFlag: false))
-      } else if index < arguments.count, Self.isValue(arguments[index]),
-        !Self.isFlag(written, flags) || Self.isBoolWord(arguments[index])
-      {
-        found.append(
-          Occurrence(key: Self.key(written), value: arguments[index], origin: origin, isFlag: false))
-        index += 1
-      } else if written.hasPrefix("no-"), written.count > 3 {
-        found.append(
-          Occurrence(key: Self.key(written.dropFirst(3)), value: "false", origin: origin, isFlag: true))
-      } else {
-        found.append(Occurrence(key: Self.key(written), value: "true", origin: origin, isFlag: true))
-      }
+      let reading = CommandLineReading(
+        readings.options ?? [], diagnostics: readings.diagnostics, declared: context.declared,
+        parseOptions: context.options)
+      readings.last = reading
+      return reading.contents
     }
-    return found
-  }
-
-  /// Whether `--written` is a declared `Bool` setting's option, or its `--no-` form.
-  private static func isFlag(_ written: String, _ flags: Set<String>) -> Bool {
-    flags.contains(key(written)) || (written.hasPrefix("no-") && flags.contains(key(written.dropFirst(3))))
-  }
-
-  /// Whether an argument reads as a Bool (`true`, `no`, `on`, `0`…, in any case).
-  private static func isBoolWord(_ argument: String) -> Bool {
-    ["true", "false", "yes", "no", "on", "off", "1", "0"].contains(argument.lowercased())
-  }
-
-  /// The key as ``SettingKey`` writes it (a quoted name keeps its dot).
-  private static func key(_ written: some StringProtocol) -> String {
-    SettingKey.join(SettingKey.names(in: String(written)))
-  }
-
-  /// Whether an argument after an option is its value: anything but `--`, another option, or a
-  /// single-dash option (a negative number and a lone `-` are values).
-  private static func isValue(_ argument: String) -> Bool {
-    guard argument.hasPrefix("-"), argument != "-" else { return true }
-    return Double(argument) != nil
-  }
-
-  /// Splits `key=value` at the first `=` outside double quotes (a quoted name may hold one).
-  private static func split(_ text: Substring) -> (key: String, value: String?) {
-    var quoted = false
-    var escaped = false
-    for index in text.indices {
-      let character = text[index]
-      if escaped {
-        escaped = false
-      } else if quoted && character == "\\" {
-        escaped = true
-      } else if character == "\"" {
-        quoted.toggle()
-      } else if character == "=" && !quoted {
-        return (String(text[..<index]), String(text[text.index(after: index)...]))
-      }
-    }
-    return (String(text), nil)
   }
 }

@@ -11,6 +11,9 @@ struct DeclaredKeys: Sendable {
   /// The keys of `Bool` settings: on a command line, a bare `--debug` before a positional argument is
   /// the flag, not that argument's option.
   private(set) var flags: Set<String> = []
+  /// The keys of list settings (`[String]`): on a command line, only their options (and those of keys
+  /// nothing declares) make a list when repeated; for the others the last one wins.
+  private(set) var lists: Set<String> = []
   /// The first position in `keys` whose generated name (without the prefix, `SERVER_PORT`) has each
   /// hash; the others of a hash are in `morePositions` (one dictionary value per key, not an array: a
   /// registry of 100,000 settings would hold 100,000 one-element arrays).
@@ -72,18 +75,26 @@ struct DeclaredKeys: Sendable {
     firstPosition(of: key, named: EnvironmentNames.unprefixedName(forKey: key), where: { _ in true }) != nil
   }
 
+  /// Whether `key` is declared, or lies inside a declared key (a field of a struct setting's table).
+  func containsKeyOrTable(holding key: String) -> Bool {
+    if contains(key) { return true }
+    let names = SettingKey.names(in: key)
+    return (1..<max(names.count, 1)).contains { contains(SettingKey.join(names[..<$0])) }
+  }
+
   /// Adds a key that is not declared yet.
   /// - Returns: its position in ``keys``.
   @discardableResult
-  mutating func add(_ key: String, isFlag: Bool = false) -> Int {
-    add(key, named: EnvironmentNames.unprefixedName(forKey: key), isFlag: isFlag)
+  mutating func add(_ key: String, isFlag: Bool = false, isList: Bool = false) -> Int {
+    add(key, named: EnvironmentNames.unprefixedName(forKey: key), isFlag: isFlag, isList: isList)
   }
 
   /// Adds a key whose generated name is `name`.
   /// - Returns: its position in ``keys``.
   @discardableResult
-  mutating func add(_ key: String, named name: String, isFlag: Bool = false) -> Int {
+  mutating func add(_ key: String, named name: String, isFlag: Bool = false, isList: Bool = false) -> Int {
     if isFlag { flags.insert(key) }
+    if isList { lists.insert(key) }
     let position = keys.count
     keys.append(key)
     let hash = name.hashValue
@@ -106,6 +117,7 @@ struct DeclaredKeys: Sendable {
       guard !found.isEmpty else { continue }
       dropped.formUnion(found)
       flags.remove(key)
+      lists.remove(key)
     }
     guard !dropped.isEmpty else { return nil }
     var moved: [Int?] = []

@@ -9,7 +9,15 @@
 /// not what the files hold, and a reload of one file computes names only for that file's tables.
 final class EnvironmentKeyIndex: Sendable {
   /// For each table visited (by its key; the root is `""`), its children by generated name.
-  private let tables = Locked([String: [String: [String]]]())
+  private let tables = Locked([String: Children]())
+
+  /// A table's children by generated name, and the longest of those names (in UTF-8 bytes): no longer
+  /// leading part of a variable's name can match one, so a walk stops cutting there (a hostile name of
+  /// 100,000 words then costs what its first words do).
+  private struct Children {
+    var byName: [String: [String]] = [:]
+    var longest = 0
+  }
 
   /// An empty index.
   init() {}
@@ -35,7 +43,7 @@ final class EnvironmentKeyIndex: Sendable {
       return []
     }
     let lead = name.prefix(deepest.consumed)
-    return children(of: table, at: deepest.key).keys.map { lead + $0 }
+    return children(of: table, at: deepest.key).byName.keys.map { lead + $0 }
   }
 
   private func walk(
@@ -46,7 +54,7 @@ final class EnvironmentKeyIndex: Sendable {
     if consumed >= deepest?.consumed ?? 0 { deepest = (key, consumed) }
     let children = children(of: table, at: key)
     // Names whose generated part is empty (`-`) add nothing to the variable's name.
-    for child in children[""] ?? [] {
+    for child in children.byName[""] ?? [] {
       let childKey = SettingKey.appending(child, to: key)
       let childValue = table[child]!
       if name.isEmpty && !childValue.isTable {
@@ -58,7 +66,8 @@ final class EnvironmentKeyIndex: Sendable {
     var cut = name.startIndex
     while cut < name.endIndex {
       cut = name[name.index(after: cut)...].firstIndex(of: "_") ?? name.endIndex
-      guard let names = children[String(name[..<cut])] else { continue }
+      if name.utf8.distance(from: name.startIndex, to: cut) > children.longest { break }
+      guard let names = children.byName[String(name[..<cut])] else { continue }
       for child in names {
         let childKey = SettingKey.appending(child, to: key)
         let childValue = table[child]!
@@ -77,13 +86,15 @@ final class EnvironmentKeyIndex: Sendable {
   }
 
   /// The children of the table at `key` by generated name, computed once.
-  private func children(of table: SettingTable, at key: String) -> [String: [String]] {
+  private func children(of table: SettingTable, at key: String) -> Children {
     if let known = tables.withLock({ $0[key] }) { return known }
-    var byName: [String: [String]] = [:]
+    var children = Children()
     for child in table.keys {
-      byName[EnvironmentNames.screamingSnake(child), default: []].append(child)
+      let name = EnvironmentNames.screamingSnake(child)
+      children.byName[name, default: []].append(child)
+      children.longest = max(children.longest, name.utf8.count)
     }
-    tables.withLock { $0[key] = byName }
-    return byName
+    tables.withLock { $0[key] = children }
+    return children
   }
 }

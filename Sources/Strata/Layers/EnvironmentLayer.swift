@@ -41,7 +41,8 @@ public struct EnvironmentLayer: Layer {
     var contents = LayerContents()
     let upperPrefix = prefix + "_"
     var known = KnownNames(context: context, declaredKeys: declaredKeys)
-    var root = SettingValue.emptyTable(origin: .environment(variable: upperPrefix + "*"))
+    var root = KeyTreeBuilder(origin: .environment(variable: upperPrefix + "*"))
+    var limits = InputLimits(context.options)
     // Only a value that shows U+FFFD can have been decoded from invalid bytes; the raw environment says.
     let suspicious = variables.contains { $0.key.hasPrefix(upperPrefix) && $0.value.contains("\u{FFFD}") }
     let invalid = suspicious ? RawEnvironment.namesWithInvalidUTF8(prefix: upperPrefix) : []
@@ -57,7 +58,17 @@ public struct EnvironmentLayer: Layer {
                 path: "env:\(name)")))
           continue
         }
-        let keys = known.keys(named: name.dropFirst(upperPrefix.count))
+        let rest = name.dropFirst(upperPrefix.count)
+        // A name deeper than the limit is refused before it is mapped: it would be a tree that deep.
+        let depth = rest.split(separator: "__", omittingEmptySubsequences: false).count
+        let size = name.utf8.count + value.utf8.count
+        guard
+          limits.admit(
+            depth: depth, size: size, entry: "environment variable \(InputLimits.shortened(name))",
+            path: "env:\(InputLimits.shortened(name))", fix: "unset it, or raise the limit",
+            diagnostics: &contents.diagnostics)
+        else { continue }
+        let keys = known.keys(named: rest)
         if keys.count > 1 {
           contents.diagnostics.append(
             Diagnostic(
@@ -67,13 +78,16 @@ public struct EnvironmentLayer: Layer {
                 "keys \(keys.map { "'\($0)'" }.joined(separator: " and ")) share the environment variable "
                   + "\(name); it overrides all of them", path: "env:\(name)")))
         }
-        for key in keys { root.set(SettingValue(.string(value), origin: origin), at: key) }
+        for key in keys {
+          root.set(SettingValue(.string(value), origin: origin), atNames: SettingKey.names(in: key))
+        }
         guard keys.isEmpty, let key = EnvironmentNames.fallbackKey(forVariable: name, prefix: prefix) else {
           continue
         }
-        root.set(SettingValue(.string(value), origin: origin), at: key)
-        var message = "environment variable \(name) matches no known setting; it sets '\(key)'"
-        let rest = name.dropFirst(upperPrefix.count)
+        root.set(SettingValue(.string(value), origin: origin), atNames: SettingKey.names(in: key))
+        var message =
+          "environment variable \(InputLimits.shortened(name)) matches no known setting; it sets "
+          + "'\(InputLimits.shortened(key))'"
         if let match = Suggestions.closest(to: String(rest), in: known.names(near: rest)) {
           message += " (did you mean \(upperPrefix + match)?)"
         }
@@ -91,7 +105,7 @@ public struct EnvironmentLayer: Layer {
               path: "env:\(name)")))
       }
     }
-    contents.documents.append(Document(path: "environment", root: root))
+    contents.documents.append(Document(path: "environment", root: root.build()))
     return contents
   }
 }

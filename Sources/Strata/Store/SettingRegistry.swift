@@ -55,8 +55,10 @@ struct SettingRegistry {
   var declaredBoxes: [any AnySettingBox] { firstBoxes.compactMap { $0 } }
 
   /// Declares `key` (generated name `name`) with `box` (`nil`: an old name) at the next position.
-  private mutating func declare(_ key: String, named name: String, isFlag: Bool, box: (any AnySettingBox)?) {
-    let position = declared.add(key, named: name, isFlag: isFlag)
+  private mutating func declare(
+    _ key: String, named name: String, isFlag: Bool, isList: Bool, box: (any AnySettingBox)?
+  ) {
+    let position = declared.add(key, named: name, isFlag: isFlag, isList: isList)
     precondition(position == firstBoxes.count, "the registry's boxes and keys went out of step")
     firstBoxes.append(box)
   }
@@ -71,7 +73,7 @@ struct SettingRegistry {
       let name = EnvironmentNames.unprefixedName(forKey: key)
       let isFirst = position(of: key, named: name) == nil
       if isFirst {
-        declare(key, named: name, isFlag: box.isFlag, box: box)
+        declare(key, named: name, isFlag: box.isFlag, isList: box.isList, box: box)
         added.append(key)
       } else {
         moreBoxes[key, default: []].append(box)
@@ -80,7 +82,9 @@ struct SettingRegistry {
       for alias in box.aliases {
         boxesByAlias[alias, default: []].append(box)
         guard !declared.contains(alias) else { continue }
-        declare(alias, named: EnvironmentNames.unprefixedName(forKey: alias), isFlag: false, box: nil)
+        declare(
+          alias, named: EnvironmentNames.unprefixedName(forKey: alias), isFlag: false, isList: false, box: nil
+        )
         added.append(alias)
       }
       if box.traits.contains(.secret) && secretKeys.insert(key).inserted { addedSecret = true }

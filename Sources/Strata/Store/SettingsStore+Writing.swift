@@ -31,21 +31,32 @@ extension SettingsStore {
   /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result; returns
   /// once it is published and announced.
   ///
-  /// A file is replaced atomically (see ``WriteTarget``). A higher layer (the environment) still wins
-  /// over what is written; the record's origin says so. The call blocks its thread while another process
+  /// A file is replaced atomically (see ``WriteTarget``). The value is compared with what the write
+  /// target itself holds, never with the merged value: a value that a higher layer (the command line,
+  /// the environment) already supplies is still written, so that it stays once that layer is gone, and
+  /// the record's origin says the higher layer wins meanwhile; a value the target holds already writes
+  /// nothing (no file write, no new generation). The call blocks its thread while another process
   /// writes in the same directory (up to 10 s) and while the file is synced: from async code, use the
   /// `async` form, which does that work on a thread of its own.
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
   public func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+    try write(value, forKey: key, isUnchanged: nil)
+  }
+
+  /// ``write(_:forKey:)``, with what counts as the target's value already (`isUnchanged`, given the
+  /// target's own value at the key; default: equal content).
+  func write(
+    _ value: SettingValue?, forKey key: String, isUnchanged: ((SettingValue?) -> Bool)?
+  ) throws(StrataError) {
     try checkWritable(key)
-    // Writing what is already there changes nothing: no file write, no new generation.
-    if let value, let current = snapshot.value(forKey: key), current == value { return }
+    let isUnchanged = isUnchanged ?? { $0 == value }
     guard case .file(let path) = writeTarget else {
+      if isUnchanged(state.withLock { $0.runtime.value(at: key) }) { return }
       try setRuntimeValue(value, forKey: key)
       return
     }
-    try writeFile(value, forKey: key, path: path)
+    guard try writeFile(value, forKey: key, path: path, isUnchanged: isUnchanged) else { return }
     rebuild(reloading: layers(reading: path))
   }
 
@@ -56,23 +67,29 @@ extension SettingsStore {
   ///   value cannot be written; then nothing changed, on disk or in memory.
   public func write(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
     try checkWritable(key)
-    if let value, let current = snapshot.value(forKey: key), current == value { return }
     guard case .file(let path) = writeTarget else {
+      if state.withLock({ $0.runtime.value(at: key) }) == value { return }
       try await setRuntimeValue(value, forKey: key)
       return
     }
     let written = await onDedicatedThread {
-      Result { () throws(StrataError) in try self.writeFile(value, forKey: key, path: path) }
+      Result { () throws(StrataError) in
+        try self.writeFile(value, forKey: key, path: path, isUnchanged: { $0 == value })
+      }
     }
-    try written.get()
+    guard try written.get() else { return }
     await runPipeline(.reload(layers(reading: path)))
   }
 
   /// Writes the file, holding the store's writer lock (and, inside it, the directory's).
-  private func writeFile(_ value: SettingValue?, forKey key: String, path: String) throws(StrataError) {
+  /// - Returns: whether the file was written (not when it held the value already).
+  private func writeFile(
+    _ value: SettingValue?, forKey key: String, path: String, isUnchanged: @escaping (SettingValue?) -> Bool
+  ) throws(StrataError) -> Bool {
     try writeLock.withLock { count throws(StrataError) in
       count += 1
-      try FileWriter.write(value, forKey: key, toFile: path, options: stack.options)
+      return try FileWriter.write(
+        value, forKey: key, toFile: path, options: stack.options, isUnchanged: isUnchanged)
     }
   }
 
@@ -85,8 +102,16 @@ extension SettingsStore {
   }
 
   /// Refuses a write that would change a `.readOnly` setting: at its key, above it (a table that holds
-  /// it) or inside it (a field of its table).
+  /// it) or inside it (a field of its table), and a key deeper than ``ParseOptions/maxDepth`` (no file
+  /// could hold it, and setting it would recurse that deep).
   func checkWritable(_ key: String) throws(StrataError) {
+    let depth = SettingKey.names(in: key).count
+    if depth > stack.options.maxDepth {
+      throw StrataError(
+        .nestingTooDeep,
+        "cannot write '\(InputLimits.shortened(key))': \(depth) names deep, deeper than the limit of "
+          + "\(stack.options.maxDepth) (ParseOptions.maxDepth)")
+    }
     let readOnly = state.withLock { $0.registry.readOnlyKey(touching: key) }
     if let readOnly { throw StrataError(.invalidValue, "\(readOnly) is read-only") }
   }

@@ -1,28 +1,39 @@
 /// Applies one write to a configuration file: lock the directory against other writers, read, edit,
 /// replace atomically.
 enum FileWriter {
-  static func write(_ value: SettingValue?, forKey key: String, toFile path: String, options: ParseOptions)
-    throws(StrataError)
-  {
+  /// Writes `value` at `key` (removes the key, for `nil`), unless what the file holds there already is
+  /// the same: then the file is left alone.
+  /// - Parameter isUnchanged: whether the file's own value at the key (`nil`: none) counts as `value`
+  ///   (by default, equal content); the merged value of the other layers plays no part.
+  /// - Returns: whether the file was written.
+  @discardableResult
+  static func write(
+    _ value: SettingValue?, forKey key: String, toFile path: String, options: ParseOptions,
+    isUnchanged: ((SettingValue?) -> Bool)? = nil
+  ) throws(StrataError) -> Bool {
     guard let format = options.formats.format(forPath: path) else {
       throw StrataError(.unsupportedFormat, "cannot write: unknown file type", path: path)
     }
     // A link is written through: the file it points to is replaced, and the link stays.
     let resolved = try WritePath.target(of: options.resolvePath(path), reportedAs: path)
     try AtomicFile.createDirectories(directoryPart(of: resolved), reportedAs: directoryPart(of: path))
-    try WriterLock.withLock(directory: directoryPart(of: resolved), reportedAs: path) {
+    return try WriterLock.withLock(directory: directoryPart(of: resolved), reportedAs: path) {
       () throws(StrataError) in
       let existing = try FileReader.read(resolved, reportedAs: path, limit: options.maxFileSize) ?? []
+      var root = SettingValue.emptyTable(origin: .file(path: path, line: 0, column: 0))
+      if !existing.isEmpty { root = try format.parse(existing, path: path, options: options).root }
+      let current = root.value(at: key)
+      if isUnchanged?(current) ?? (current == value) { return false }
       let bytes: [UInt8]
       if let editor = format as? any EditableFormat {
         bytes = try editor.edit(existing, setting: value, at: key, path: path, options: options)
       } else {
-        var root = SettingValue.emptyTable(origin: .file(path: path, line: 0, column: 0))
-        if !existing.isEmpty { root = try format.parse(existing, path: path, options: options).root }
         if let value { root.set(value, at: key) } else { root.remove(at: key) }
         bytes = try format.serialize(root)
       }
+      if bytes == existing { return false }
       try AtomicFile.write(bytes, to: resolved, reportedAs: path)
+      return true
     }
   }
 }
