@@ -6,12 +6,16 @@ extension DumpCommand {
   /// SIGTERM. With a schema, its settings are declared in the store as the program declares them, so the
   /// values shown are the program's running values: a live edit it rejects keeps the last good value,
   /// and a `"kept"` line says so.
-  func watch(from dumped: Snapshot?, schema: SettingsSchema?, output: @escaping @Sendable (String) -> Void)
-    async
-  {
-    let stack = stack(schema: schema)
-    let store = SettingsStore(layers: stack.layers, options: stack.options)
-    let declared = schema.map { SchemaRunningValues(schema: $0, store: store) }
+  ///
+  /// `watched` is made before the dump, and the dump prints its first snapshot: the values the watch
+  /// starts from are the ones shown, so an edit made while config-dump starts is a live edit of those.
+  func watch(
+    _ watched: WatchedStore, from dumped: Snapshot?, schema: SettingsSchema?,
+    output: @escaping @Sendable (String) -> Void
+  ) async {
+    let stack = watched.stack
+    let store = watched.store
+    let declared = watched.declared
     let dumped = dumped ?? store.snapshot
     let restartRequired = Set(
       schema?.entries.filter { $0.traits.contains(.restartRequired) }.map(\.key) ?? [])
@@ -89,4 +93,20 @@ extension DumpCommand {
     await store.run(reloadOnHangup: true, onReady: { store.reload() })
     withExtendedLifetime(declared) {}
   }
+
+  /// The store `--watch` runs, with the schema's settings declared in it, made before the dump.
+  func watchedStore(schema: SettingsSchema?) -> WatchedStore {
+    let stack = stack(schema: schema)
+    let store = SettingsStore(layers: stack.layers, options: stack.options)
+    return WatchedStore(
+      stack: stack, store: store, declared: schema.map { SchemaRunningValues(schema: $0, store: store) })
+  }
+}
+
+/// The store `config-dump --watch` runs and the stack it was made from.
+struct WatchedStore: Sendable {
+  let stack: LayerStack
+  let store: SettingsStore
+  /// The schema's settings, declared in `store` while this lives.
+  let declared: SchemaRunningValues?
 }

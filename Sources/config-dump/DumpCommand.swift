@@ -10,9 +10,12 @@ struct DumpCommand {
   var formats = FormatRegistry.standard
 
   /// - Parameter loaded: receives the snapshot that was printed (typed, not redacted), for `--watch`.
-  func run(output: (String) -> Void, errors: (String) -> Void, loaded: (Snapshot) -> Void = { _ in })
-    -> ExitStatus
-  {
+  /// Prints the dump (or the check) and returns the exit status. `raw`, when given, is the layers'
+  /// snapshot to print (the watched store's first one) instead of a fresh load of the stack.
+  func run(
+    output: (String) -> Void, errors: (String) -> Void, raw: Snapshot? = nil,
+    loaded: (Snapshot) -> Void = { _ in }
+  ) -> ExitStatus {
     if let root = arguments.root {
       var info = stat()
       guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -39,7 +42,7 @@ struct DumpCommand {
       return .usageError
     }
     let stack = stack(schema: schema)
-    var snapshot = stack.load()
+    var snapshot = raw ?? stack.load()
     if let schema {
       snapshot = schema.applied(
         to: snapshot, resolvePath: stack.options.resolvePath, placesToSet: { stack.placesToSet(key: $0) })

@@ -53,11 +53,18 @@ if arguments.watch { SettingsStore.catchHangupSignals() }
 let command = DumpCommand(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 final class Loaded { var snapshot: Snapshot? }
 let loaded = Loaded()
-let status = command.run(output: writeOutput, errors: writeError, loaded: { loaded.snapshot = $0 })
+// The watch's store is made first and the dump prints its first snapshot, so the watch starts from the
+// values shown.
+let schema = arguments.watch ? try? command.loadSchema() : nil
+let watched = arguments.watch ? command.watchedStore(schema: schema) : nil
+let status = command.run(
+  output: writeOutput, errors: writeError, raw: watched?.store.snapshot, loaded: { loaded.snapshot = $0 })
 guard arguments.watch, status != .usageError else { exit(status) }
 // Ctrl-C and SIGTERM end the watch cleanly; every line was already written, unbuffered.
 signal(SIGINT) { _ in _exit(0) }
 signal(SIGTERM) { _ in _exit(0) }
 OutputClosed.exitWhenClosed()
-await command.watch(from: loaded.snapshot, schema: try? command.loadSchema(), output: { writeOutput($0) })
+if let watched {
+  await command.watch(watched, from: loaded.snapshot, schema: schema, output: { writeOutput($0) })
+}
 exit(.success)
