@@ -61,7 +61,11 @@ struct Arguments {
         onlyFiles = true
         continue
       }
-      guard let option = Option.named(name) else { throw UsageError(message: "unknown option '\(name)'") }
+      guard let option = Option.named(name) else {
+        // A hostile or mistaken argument may be megabytes long: quote its start only.
+        let shown = name.count > 80 ? name.prefix(80) + "…" : name
+        throw UsageError(message: "unknown option '\(shown)'")
+      }
       if option.value == nil, inline != nil { throw UsageError(message: "\(name) takes no value") }
       try option.apply(&result, option.value == nil ? "" : try value(for: name, inline: inline))
     }

@@ -190,6 +190,15 @@ import Testing
     #expect(run.errors.contains("config-dump --help"))
   }
 
+  @Test func aHugeUnknownOptionIsQuotedByItsStartOnly() async throws {
+    let option = "--" + Array(repeating: "a", count: 20_000).joined(separator: ".")
+    let run = try await runConfigDump([option, "1"])
+    #expect(run.status == 2)
+    #expect(run.errors.contains("unknown option '--a.a.a"), "\(run.errors.prefix(300))")
+    #expect(run.errors.contains("…'"))
+    #expect(run.errors.utf8.count < 300, "\(run.errors.prefix(300))")
+  }
+
   @Test func helpDocumentsEverything() async throws {
     let run = try await runConfigDump(["--help"])
     #expect(run.status == 0)
