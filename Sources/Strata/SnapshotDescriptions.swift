@@ -8,7 +8,7 @@ extension Snapshot: CustomStringConvertible, CustomDebugStringConvertible {
 
   /// `Snapshot generation 3: 12 keys, 1 error, 0 warnings`, then one line per key
   /// (`  server.port = 8443 (/etc/demo/demo.ini:6:8)`, secrets redacted), at most
-  /// ``describedEntryLimit`` of them.
+  /// `describedEntryLimit` (50) of them.
   public var description: String {
     let errors = diagnostics.filter { $0.severity == .error }.count
     let warnings = diagnostics.filter { $0.severity == .warning }.count
