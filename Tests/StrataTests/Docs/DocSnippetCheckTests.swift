@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `Scripts/check-doc-snippets.py`, run on small repositories of its own: it passes only when every
-/// Swift block of the documents is its compiled file or region, byte for byte.
+/// Swift block of the documents and of the sources' doc comments is its compiled file or region, byte
+/// for byte.
 @Suite struct DocSnippetCheckTests {
   let script = repositoryRoot + "/Scripts/check-doc-snippets.py"
   let snippetFile = """
