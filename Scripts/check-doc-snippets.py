@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that every Swift sample of the README and the DocC articles is compiled code.
+"""Checks that every Swift sample of the README, the DocC articles and the doc comments is compiled code.
 
 Each ```swift block of README.md and Sources/Strata/Strata.docc/*.md must follow, on the line just
 before its fence, a marker naming the file it is taken from, relative to the repository's root:
@@ -13,6 +13,14 @@ less their common indentation, and less any lines between `// snippet: hide` and
 of the snippet files must be shown somewhere, and every shown manifest (`Package.swift`) must compile.
 The Swift files themselves are compiled by `swift build --build-tests` (Tests/DocSnippets is a test
 target, the Quick start an executable target).
+
+The samples of the API's doc comments follow the same rule: each ```swift block in the `///` comments of
+Sources/**/*.swift has its marker on the comment line before its fence, and the block, less each line's
+`///` and the one space after it, must equal its region:
+
+    /// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#SettingsStore -->
+    /// ```swift
+    /// let store = SettingsStore(app: "myserver")
 
 Usage: Scripts/check-doc-snippets.py [ROOT]   (ROOT: the repository, by default this script's parent)
 Exit status 0 when every block matches, 1 otherwise, each problem printed as path:line: message.
@@ -28,24 +36,40 @@ MARKER = re.compile(r"^<!-- snippet: ([^#\s]+)(?:#([A-Za-z0-9_-]+))? -->$")
 REGION = re.compile(r"^\s*// snippet: ([A-Za-z0-9_-]+)$")
 
 
+DOC_COMMENT = re.compile(r"^\s*/// ?(.*)$")
+
+
 def documents(root):
     paths = [os.path.join(root, "README.md")]
     paths += sorted(glob.glob(os.path.join(root, "Sources/Strata/Strata.docc/*.md")))
+    paths += sorted(glob.glob(os.path.join(root, "Sources/**/*.swift"), recursive=True))
     return [path for path in paths if os.path.exists(path)]
 
 
+def doc_comment_lines(lines):
+    """The text of each `///` line less the `///` and one space after it; None for any other line."""
+    texts = []
+    for line in lines:
+        match = DOC_COMMENT.match(line)
+        texts.append(match.group(1) if match else None)
+    return texts
+
+
 def swift_blocks(path):
-    """Yields (line number of the fence, marker line or None, content) for each ```swift block."""
+    """Yields (line number of the fence, marker line or None, content) for each ```swift block: in a
+    Swift file, each block of its `///` comments (read less their `/// `), elsewhere each block."""
     with open(path, encoding="utf-8") as handle:
         lines = handle.read().split("\n")
+    if path.endswith(".swift"):
+        lines = doc_comment_lines(lines)
     index = 0
     while index < len(lines):
-        if lines[index].strip() == "```swift":
+        if lines[index] is not None and lines[index].strip() == "```swift":
             fence = index
             marker = lines[index - 1] if index > 0 else None
             index += 1
             content = []
-            while index < len(lines) and lines[index].strip() != "```":
+            while index < len(lines) and lines[index] is not None and lines[index].strip() != "```":
                 content.append(lines[index])
                 index += 1
             yield fence + 1, marker, "\n".join(content) + "\n"
@@ -113,9 +137,10 @@ def main():
             blocks += 1
             match = MARKER.match(marker or "")
             if not match:
+                comment = "/// " if document.endswith(".swift") else ""
                 problems.append(
-                    f"{shown_path}:{line}: a ```swift block without '<!-- snippet: FILE[#REGION] -->' on the line "
-                    "before it; put the sample in a compiled file (Tests/DocSnippets) and name it there")
+                    f"{shown_path}:{line}: a ```swift block without '{comment}<!-- snippet: FILE[#REGION] -->' on "
+                    "the line before it; put the sample in a compiled file (Tests/DocSnippets) and name it there")
                 continue
             file, region = match.group(1), match.group(2)
             source = os.path.join(root, file)

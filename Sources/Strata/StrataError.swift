@@ -1,10 +1,14 @@
 /// The one error type of Strata: a code to switch on, a message for people, and where it happened.
 ///
+/// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#StrataError -->
 /// ```swift
-/// do { try store.reload() } catch let error as StrataError {
+/// do {
+///   let document = try Formats.load(path: "/etc/demo/demo.ini")
+///   print(document?.root.value(at: "server.port") ?? "no such file")
+/// } catch {
 ///   switch error.code {
-///   case .syntax: print(error)          // /etc/demo/demo.ini:12:8: expected '=' after key
-///   case .fileTooLarge: …
+///   case .syntax: print(error)  // /etc/demo/demo.ini:12:8: expected '=' after key
+///   case .fileTooLarge: print("\(error.location ?? ""): split the file or raise ParseOptions.maxFileSize")
 ///   default: throw error
 ///   }
 /// }

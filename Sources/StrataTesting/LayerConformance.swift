@@ -3,12 +3,17 @@ import Strata
 /// A conformance kit for ``Strata/Layer`` implementations: runs a source through what Strata expects
 /// of every source — it loads, reports errors with positions, signals changes, survives cancellation —
 /// and returns what went wrong as values, so that it works from Swift Testing and XCTest alike.
+/// Here it runs on `PushingSource`, the source that Strata's "Layers and sources" article builds:
 ///
+/// <!-- snippet: Tests/DocSnippets/TestingSourcesSnippets.swift#conformance -->
 /// ```swift
-/// @Test func myRemoteSourceConforms() async {
-///   let source = MyRemoteSource(...)
-///   let kit = LayerConformance(layer: source, change: { try await source.server.set("a", to: "2") })
-///   let failures = await kit.run()
+/// import StrataTesting  // .product(name: "StrataTesting", package: "Strata") in your test target
+/// import Testing
+///
+/// @Test func pushingSourceConforms() async {
+///   let source = PushingSource()
+///   let kit = LayerConformance(layer: source, change: { source.push("9000", forName: "port") })
+///   let failures = await kit.run(timeout: .seconds(30))
 ///   #expect(failures.isEmpty, "\(failures)")
 /// }
 /// ```

@@ -10,9 +10,10 @@
 public enum DurationText {
   /// Parses duration text; returns `nil` for anything that is not exactly a duration.
   ///
+  /// <!-- snippet: Tests/DocSnippets/CodingSymbolSnippets.swift#DurationText-parse -->
   /// ```swift
-  /// DurationText.parse("1h30m")  // .seconds(5400)
-  /// DurationText.parse("5 minutes")  // nil
+  /// let timeout = DurationText.parse("1h30m")  // .seconds(5400)
+  /// let typo = DurationText.parse("5 minutes")  // nil
   /// ```
   public static func parse(_ text: String) -> Duration? {
     try? parseChecked(text)

@@ -1,9 +1,14 @@
 /// How a setting's type converts to and from a value tree, given at the declaration: for a type you do
 /// not own (and cannot make `Codable`), or one you want written differently.
 ///
+/// <!-- snippet: Tests/DocSnippets/CodingSymbolSnippets.swift#SettingCoding -->
 /// ```swift
 /// extension SettingCoding where Value == HostPort {
-///   static let hostPort = SettingCoding.text(expected: "HOST:PORT") { HostPort(parsing: $0) } format: { "\($0.host):\($0.port)" }
+///   static let hostPort = SettingCoding.text(expected: "HOST:PORT") {
+///     HostPort(parsing: $0)
+///   } format: {
+///     "\($0.host):\($0.port)"
+///   }
 /// }
 /// final class ProxySettings: SettingsGroup, @unchecked Sendable {
 ///   @Setting(coding: .hostPort) var upstream = HostPort(host: "localhost", port: 8080)

@@ -5,6 +5,7 @@
 /// format conforms; a format that does not is written by parsing the file, setting the key in the tree
 /// and serializing the whole tree (comments are lost).
 ///
+/// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#EditableFormat -->
 /// ```swift
 /// let bytes = try INIFormat().edit(
 ///   old, setting: SettingValue(.string("9000"), origin: .runtime), at: "server.port",

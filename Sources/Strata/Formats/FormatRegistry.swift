@@ -5,10 +5,13 @@
 /// A registry is a value: make one from ``standard`` and pass it where files are read, in
 /// ``ParseOptions/formats`` (a ``SettingsStore``, a ``LayerStack``, ``Formats/load(path:options:format:)``)
 /// or to ``StandardLayout`` and ``SettingsStore/init(app:root:home:environment:arguments:formats:)``.
+/// A program's own format (here the `SpaceSeparatedFormat` of <doc:FileFormats>) is added with
+/// ``registering(_:isMainFileFormat:)``:
 ///
+/// <!-- snippet: Tests/DocSnippets/FileFormatsSnippets.swift#register -->
 /// ```swift
-/// let formats = FormatRegistry.standard.registering(TOMLFormat())    // your own ConfigFormat
-/// let store = SettingsStore(app: "demo", formats: formats)           // reads /etc/demo/demo.toml too
+/// let formats = FormatRegistry.standard.registering(SpaceSeparatedFormat())  // your `ConfigFormat`
+/// let store = SettingsStore(app: "demo", formats: formats)  // now reads /etc/demo/demo.spaces too
 /// ```
 public struct FormatRegistry: Sendable {
   /// The registered formats, in order: the order of a layout's main files (lowest first).

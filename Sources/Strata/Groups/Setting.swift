@@ -3,8 +3,9 @@ import Synchronization
 
 /// A typed setting, declared as a property of a ``SettingsGroup``.
 ///
+/// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#Setting -->
 /// ```swift
-/// final class ServerSettings: SettingsGroup {
+/// final class ServerSettings: SettingsGroup, @unchecked Sendable {
 ///   @Setting var host = "127.0.0.1"
 ///   @Setting(key: "max_connections", validation: .range(1...100_000)) var maxConnections = 1024
 ///   @Setting(traits: .secret, help: "Token for the admin API") var apiToken = ""

@@ -1,12 +1,29 @@
 /// A key for a user-defined attribute, in the pattern of SwiftUI's `EnvironmentKey`.
 ///
+/// <!-- snippet: Tests/DocSnippets/DeclarationsSnippets.swift#attribute-key -->
 /// ```swift
 /// struct UISection: SettingAttributeKey { static let defaultValue: String? = nil }
 /// extension SettingAttributes {
-///   var uiSection: String? { get { self[UISection.self] } set { self[UISection.self] = newValue } }
+///   var uiSection: String? {
+///     get { self[UISection.self] }
+///     set { self[UISection.self] = newValue }
+///   }
 /// }
+/// ```
+///
+/// A declaration sets the attribute:
+///
+/// <!-- snippet: Tests/DocSnippets/DeclarationsSnippets.swift#attribute-use -->
+/// ```swift
 /// @Setting(.attribute(\.uiSection, "Network")) var port = 8080
-/// server.$port.uiSection   // "Network"
+/// ```
+///
+/// and the setting's record reads it:
+///
+/// <!-- snippet: Tests/DocSnippets/DeclarationsSnippets.swift#attribute-read -->
+/// ```swift
+/// print(server.$port.uiSection ?? "")  // "Network"
+/// print(server.$port.help ?? "")  // the `help:` text
 /// ```
 public protocol SettingAttributeKey {
   /// The attribute's type.

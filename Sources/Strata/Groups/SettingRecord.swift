@@ -1,11 +1,12 @@
 /// Everything about one setting, reached as `group.$name`.
 ///
+/// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#SettingRecord -->
 /// ```swift
-/// server.$port.value          // 8443
-/// server.$port.origin         // /etc/demo/demo.ini:6:8
-/// server.$port.key            // "server.port"
-/// server.$port.environmentName // "DEMO_SERVER_PORT"
-/// for await port in server.$port.changes { … }
+/// print(server.$port.value)  // 8443
+/// print(server.$port.origin)  // /etc/demo/demo.ini:6:8
+/// print(server.$port.key)  // "server.port"
+/// print(server.$port.environmentName ?? "")  // "DEMO_SERVER_PORT"
+/// for await port in server.$port.changes { print("now \(port)") }
 /// ```
 @dynamicMemberLookup
 public struct SettingRecord<Value: Sendable>: Sendable {

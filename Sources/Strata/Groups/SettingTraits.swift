@@ -1,10 +1,14 @@
 /// Flags that change how a setting is treated. Extensible: bits 32…63 are free for users.
 ///
+/// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#SettingTraits -->
 /// ```swift
 /// extension SettingTraits {
 ///   static let experimental = SettingTraits(rawValue: 1 << 32)
 /// }
-/// @Setting(traits: [.secret, .restartRequired]) var apiToken = ""
+/// final class AdminSettings: SettingsGroup, @unchecked Sendable {
+///   @Setting(traits: [.secret, .restartRequired]) var apiToken = ""
+///   @Setting(traits: .experimental) var fastPath = false
+/// }
 /// ```
 public struct SettingTraits: OptionSet, Sendable, Hashable, CustomStringConvertible {
   /// The bits.

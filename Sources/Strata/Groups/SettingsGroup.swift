@@ -2,15 +2,16 @@ import Observation
 
 /// A group of typed settings: subclass it and declare ``Setting`` properties.
 ///
+/// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#SettingsGroup -->
 /// ```swift
-/// final class ServerSettings: SettingsGroup, @unchecked Sendable {   // section "server"
+/// final class ServerSettings: SettingsGroup, @unchecked Sendable {  // section "server"
 ///   @Setting var host = "127.0.0.1"
 ///   @Setting(traits: .restartRequired) var port = 8080
-///   let limits = LimitSettings()                   // a nested group: section "server.limits"
+///   let limits = LimitSettings()  // a nested group: section "server.limits"
 /// }
 /// let server = ServerSettings(store: store)
-/// server.port                  // typed, cached, safe from any thread
-/// server.$port.origin          // where the value came from
+/// print(server.port)  // typed, cached, safe from any thread
+/// print(server.$port.origin)  // where the value came from
 /// ```
 ///
 /// The section is the class name minus a `Settings` suffix, lower-camel-cased; override ``section`` to

@@ -1,5 +1,6 @@
 /// `--key value` options of a program's command line, as a layer (above the environment).
 ///
+/// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#CommandLineLayer -->
 /// ```swift
 /// // myserver --server.port 9000 --no-debug --server.allowedOrigins a --server.allowedOrigins b
 /// let store = SettingsStore(app: "myserver", arguments: Array(CommandLine.arguments.dropFirst()))

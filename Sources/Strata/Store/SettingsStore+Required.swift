@@ -3,10 +3,12 @@ extension SettingsStore {
   /// Stops a program at start-up when any required setting has no value, with one error that lists
   /// every missing setting and where each can be set (a file, an environment variable, an option).
   ///
+  /// <!-- snippet: Tests/DocSnippets/DeclarationsSnippets.swift#require-all -->
   /// ```swift
-  /// let store = SettingsStore(app: "demo", arguments: Array(CommandLine.arguments.dropFirst()))
-  /// let database = DatabaseSettings(store: store)
-  /// try store.requireAll()   // before serving: reading a missing required setting would stop the program
+  /// let store = SettingsStore(app: "demo")
+  /// let database = DatabaseSettings(store: store)  // every group first,
+  /// try store.requireAll()  // then one error listing every missing required setting
+  /// print(database.url)  // safe: requireAll did not throw
   /// ```
   ///
   /// The same errors are in ``diagnostics``, one per setting.

@@ -3,8 +3,9 @@ import Synchronization
 
 /// The hub: owns the layers, the current ``Snapshot``, the registered settings, and writes.
 ///
+/// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#SettingsStore -->
 /// ```swift
-/// let store = SettingsStore(app: "myserver")   // /usr/lib, /etc (+ conf.d), ~/.config, MYSERVER_*
+/// let store = SettingsStore(app: "myserver")  // /usr/lib, /etc (+ conf.d), ~/.config, MYSERVER_*
 /// let server = ServerSettings(store: store)
 /// ```
 ///

@@ -7,6 +7,7 @@ import Glibc
 /// `MONOTONIC_USEC=` when a reload request (`SIGHUP`) arrives and `READY=1` again once that reload is
 /// applied, and `STATUS=` with the configuration's generation after each reload:
 ///
+/// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#SystemdNotifier -->
 /// ```swift
 /// await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
 /// ```

@@ -4,9 +4,10 @@
 /// Every value is a string; typed conversion happens later, against the declared settings. The full
 /// dialect, and where it differs from Python's `configparser`, is in <doc:INIDialect>.
 ///
+/// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#INIFormat -->
 /// ```swift
 /// let document = try INIFormat().parse(bytes, path: "/etc/demo/demo.ini", options: ParseOptions())
-/// document.root.value(at: "server.port")  // "8080" from `[server]` / `port = 8080`
+/// let port = document.root.value(at: "server.port")  // "8080" from `[server]` / `port = 8080`
 /// ```
 public struct INIFormat: ConfigFormat {
   /// The format's name, `ini`.

@@ -1,7 +1,9 @@
 /// Apple property lists, XML and binary (`bplist00`), told apart by content rather than extension.
 ///
+/// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#PropertyListFormat -->
 /// ```swift
-/// let document = try PropertyListFormat().parse(bytes, path: "/etc/demo/demo.plist", options: ParseOptions())
+/// let document = try PropertyListFormat().parse(
+///   bytes, path: "/etc/demo/demo.plist", options: ParseOptions())
 /// let xml = try PropertyListFormat().serialize(document.root)
 /// let binary = try PropertyListFormat().serializeBinary(document.root)
 /// ```

@@ -1,0 +1,43 @@
+import Strata
+
+/// The samples of the doc comments of `SettingsStore`, `CommandLineLayer`, `SystemdNotifier` and
+/// `StrataError`.
+enum StoreSymbols {
+  static func makeStore() -> SettingsStore {
+    // snippet: SettingsStore
+    let store = SettingsStore(app: "myserver")  // /usr/lib, /etc (+ conf.d), ~/.config, MYSERVER_*
+    let server = ServerSettings(store: store)
+    // snippet: end
+    print(server.port)
+    return store
+  }
+
+  static func commandLine() -> SettingsStore {
+    // snippet: CommandLineLayer
+    // myserver --server.port 9000 --no-debug --server.allowedOrigins a --server.allowedOrigins b
+    let store = SettingsStore(app: "myserver", arguments: Array(CommandLine.arguments.dropFirst()))
+    // snippet: end
+    return store
+  }
+
+  static func systemd(_ store: SettingsStore) async {
+    // snippet: SystemdNotifier
+    await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
+    // snippet: end
+  }
+
+  static func errors() throws {
+    // snippet: StrataError
+    do {
+      let document = try Formats.load(path: "/etc/demo/demo.ini")
+      print(document?.root.value(at: "server.port") ?? "no such file")
+    } catch {
+      switch error.code {
+      case .syntax: print(error)  // /etc/demo/demo.ini:12:8: expected '=' after key
+      case .fileTooLarge: print("\(error.location ?? ""): split the file or raise ParseOptions.maxFileSize")
+      default: throw error
+      }
+    }
+    // snippet: end
+  }
+}
