@@ -86,6 +86,8 @@ public struct FileLayer: Layer {
     }
     if let dropInDirectory {
       contents.paths.append(dropInDirectory)
+      // A drop-in added there (a mask, or a same-named replacement) changes which of ours load.
+      if let overridingDropInDirectory { contents.paths.append(overridingDropInDirectory) }
       for file in dropIns(in: dropInDirectory, trust: trust, into: &contents, options: context.options) {
         loadChecked(file, format: nil, trust: trust, into: &contents, context: context)
       }
