@@ -81,6 +81,12 @@ import Testing
       #expect(both.tlsEnabled)
       #expect(both.tls.enabled)
       #expect(
+        messages(store, .error).contains {
+          $0.contains(
+            "'http.tls.enabled' and 'http.tlsEnabled' both map to the environment variable APP_HTTP_TLS_ENABLED"
+          )
+        }, "\(store.diagnostics)")
+      #expect(
         messages(store, .warning).contains {
           $0.contains(
             "'http.tlsEnabled' and 'http.tls.enabled' share the environment variable APP_HTTP_TLS_ENABLED")
