@@ -240,7 +240,7 @@ struct DumpCommand {
     if let environmentPrefix {
       layers.append(
         EnvironmentLayer(
-          prefix: environmentPrefix, variables: environment, declaredKeys: schema?.entries.map(\.key) ?? []))
+          prefix: environmentPrefix, variables: environment, declaredKeys: schema?.settableKeys ?? []))
     }
     return LayerStack(layers: layers, options: options)
   }

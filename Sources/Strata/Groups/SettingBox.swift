@@ -248,7 +248,9 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   var defaultSettingValue: SettingValue? { defaultValue.flatMap { try? encode($0) } }
   var fieldShape: FieldShape? {
     // Only a `Codable` coding reads a table over its default; a custom coding's tree is its own.
-    guard coding.decodeOverDefault != nil, let value = defaultValue as? any Encodable else { return nil }
+    guard coding.decodeOverDefault != nil, !CodingSupport.isScalar(Value.self),
+      let value = defaultValue as? any Encodable
+    else { return nil }
     return SettingEncoder().fieldShape(of: value)
   }
 

@@ -19,6 +19,16 @@ struct DeclaredKeys: Sendable {
   /// registry of 100,000 settings would hold 100,000 one-element arrays).
   private var firstPosition: [Int: Int] = [:]
   private var morePositions: [Int: [Int]] = [:]
+  /// The fields of struct settings (`http.tls.enabled`) by generated name (`HTTP_TLS_ENABLED`), learnt
+  /// once when the setting is declared: a variable may set one field. They are not in ``keys`` (they are
+  /// no settings of their own).
+  private var fieldsByName: [String: [String]] = [:]
+  /// Each struct setting's fields, so that forgetting the setting forgets them.
+  private var fieldsOfKey: [String: [String]] = [:]
+
+  /// How many names below a struct setting a field that variables and options can name may lie
+  /// (`tls.client.required` is 2 below `tls`); deeper fields are set in files only.
+  static let maxFieldDepth = 8
 
   /// No keys.
   init() {}
@@ -53,13 +63,15 @@ struct DeclaredKeys: Sendable {
     return morePositions[hash]?.first { keys[$0] == key && matches($0) }
   }
 
-  /// The keys whose generated name (without the prefix) is `name`, in registration order.
+  /// The keys whose generated name (without the prefix) is `name`, in registration order, then the
+  /// struct fields of that name.
   func keys(named name: String) -> [String] {
     var found: [String] = []
     for position in positions(hashing: name) {
       let key = keys[position]
       if !found.contains(key) && EnvironmentNames.unprefixedName(forKey: key) == name { found.append(key) }
     }
+    for field in fieldsByName[name] ?? [] where !found.contains(field) { found.append(field) }
     return found
   }
 
@@ -67,7 +79,9 @@ struct DeclaredKeys: Sendable {
   /// a mistyped variable name need them all).
   var names: [String] {
     var seen: Set<String> = []
-    return keys.map(EnvironmentNames.unprefixedName(forKey:)).filter { seen.insert($0).inserted }
+    return (keys.map(EnvironmentNames.unprefixedName(forKey:)) + fieldsByName.keys.sorted()).filter {
+      seen.insert($0).inserted
+    }
   }
 
   /// Whether a key is declared.
@@ -106,13 +120,35 @@ struct DeclaredKeys: Sendable {
     return position
   }
 
-  /// Forgets keys (every position of each).
+  /// Records the fields of the struct setting `key` (from its ``FieldShape``), those at most
+  /// ``maxFieldDepth`` below it; `Bool` fields are flags.
+  mutating func addFields(_ fields: [(key: String, isFlag: Bool)], of key: String) {
+    guard !fields.isEmpty else { return }
+    fieldsOfKey[key, default: []] += fields.map(\.key)
+    for field in fields {
+      fieldsByName[EnvironmentNames.unprefixedName(forKey: field.key), default: []].append(field.key)
+      if field.isFlag { flags.insert(field.key) }
+    }
+  }
+
+  /// Forgets the fields of the struct setting `key`.
+  private mutating func removeFields(of key: String) {
+    for field in fieldsOfKey.removeValue(forKey: key) ?? [] {
+      let name = EnvironmentNames.unprefixedName(forKey: field)
+      fieldsByName[name]?.removeAll { $0 == field }
+      if fieldsByName[name]?.isEmpty == true { fieldsByName[name] = nil }
+      flags.remove(field)
+    }
+  }
+
+  /// Forgets keys (every position of each), and the fields of those that are struct settings.
   /// - Returns: for each position in ``keys`` before, its position after (`nil`: removed), or `nil`
   ///   when none of the keys was declared (nothing moved).
   @discardableResult
   mutating func remove(_ removed: some Sequence<String>) -> [Int?]? {
     var dropped: Set<Int> = []
     for key in removed {
+      removeFields(of: key)
       let found = positions(of: key, named: EnvironmentNames.unprefixedName(forKey: key))
       guard !found.isEmpty else { continue }
       dropped.formUnion(found)

@@ -3,10 +3,11 @@ import FoundationEssentials
 /// The `PREFIX_*` environment variables, as a layer.
 ///
 /// A variable whose name equals the generated name of a known key (`server.maxConnections` →
-/// `PREFIX_SERVER_MAX_CONNECTIONS`) overrides that key. Any other `PREFIX_` variable maps by `__` separators and is reported as unknown, so that a
-/// typo is seen by `config-dump --check`. A variable that would match but for its letter case is
-/// reported and ignored: variable names are case-sensitive. Values are strings; typed conversion
-/// happens against the declared type.
+/// `PREFIX_SERVER_MAX_CONNECTIONS`), or of a field of a declared struct setting
+/// (`PREFIX_HTTP_TLS_ENABLED`), overrides that key. Any other `PREFIX_` variable maps by `__` separators
+/// and is reported as unknown, so that a typo is seen by `config-dump --check`. A variable that would
+/// match but for its letter case is reported and ignored: variable names are case-sensitive. Values are
+/// strings; typed conversion happens against the declared type.
 public struct EnvironmentLayer: Layer {
   /// Always ``Scope/environment``.
   public var scope: Scope { .environment }

@@ -59,6 +59,21 @@ indirect enum FieldShape: Sendable, Equatable {
     }
   }
 
+  /// The fields a single value can set, at most `maxDepth` names below `key` (a nested struct's own
+  /// fields, not the struct itself): what an environment variable or an option may name. `isFlag`: a
+  /// `Bool` field, a flag on a command line.
+  func settableFields(below key: String, maxDepth: Int) -> [(key: String, isFlag: Bool)] {
+    guard maxDepth > 0, case .fields(let fields) = self else { return [] }
+    return fields.flatMap { field -> [(key: String, isFlag: Bool)] in
+      let fieldKey = SettingKey.appending(field.name, to: key)
+      switch field.shape {
+      case .fields: return field.shape.settableFields(below: fieldKey, maxDepth: maxDepth - 1)
+      case .open: return [(fieldKey, false)]
+      case .value(let type, _): return [(fieldKey, type == .boolean || type == .optional(.boolean))]
+      }
+    }
+  }
+
   /// A table converted field by field with the decoder's rules, as the program reads it; names that
   /// are not fields are kept (they are reported as unknown keys).
   /// - Throws: the first field that does not convert, at its position.

@@ -86,6 +86,16 @@ public struct SettingsSchema: Sendable {
   /// The entry for a key, or `nil`.
   public func entry(forKey key: String) -> Entry? { entries.first { $0.key == key } }
 
+  /// The keys a variable or an option may name: each setting's, and the fields of its struct (at most
+  /// ``DeclaredKeys/maxFieldDepth`` names below it), as a store knows them.
+  package var settableKeys: [String] {
+    entries.flatMap { entry in
+      [entry.key]
+        + (entry.fields?.settableFields(below: entry.key, maxDepth: DeclaredKeys.maxFieldDepth).map(\.key)
+          ?? [])
+    }
+  }
+
   /// The keys of the secret settings.
   public var secretKeys: Set<String> { Set(entries.filter { $0.traits.contains(.secret) }.map(\.key)) }
 

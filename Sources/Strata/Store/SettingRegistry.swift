@@ -74,6 +74,11 @@ struct SettingRegistry {
       let isFirst = position(of: key, named: name) == nil
       if isFirst {
         declare(key, named: name, isFlag: box.isFlag, isList: box.isList, box: box)
+        // A struct's fields are learnt here, once per declaration, so that `APP_HTTP_TLS_ENABLED` and
+        // `--http.tls.enabled` name one of them without encoding the default at each load.
+        if let shape = box.fieldShape {
+          declared.addFields(shape.settableFields(below: key, maxDepth: DeclaredKeys.maxFieldDepth), of: key)
+        }
         added.append(key)
       } else {
         moreBoxes[key, default: []].append(box)

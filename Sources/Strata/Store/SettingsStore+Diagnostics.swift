@@ -64,13 +64,13 @@ extension SettingsStore {
       })
   }
 
-  /// An error for each environment variable name that two declared settings would share.
+  /// An error for each environment variable name that two declared settings (or fields of struct
+  /// settings) would share.
   fileprivate func environmentCollisions(_ schema: SettingsSchema) -> [Diagnostic] {
     guard let prefix = environmentPrefix else { return [] }
     var keysByName: [String: [String]] = [:]
-    for entry in schema.entries {
-      keysByName[EnvironmentNames.variableName(forKey: entry.key, prefix: prefix), default: []].append(
-        entry.key)
+    for key in schema.settableKeys {
+      keysByName[EnvironmentNames.variableName(forKey: key, prefix: prefix), default: []].append(key)
     }
     return keysByName.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { name, keys in
       Diagnostic(

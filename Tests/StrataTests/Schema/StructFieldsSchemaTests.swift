@@ -3,6 +3,18 @@ import Testing
 
 @testable import Strata
 
+/// Writes the JSON Schema of a program that declares ``HTTPSettings`` to `path`, for
+/// `config-dump --schema`.
+func writeHTTPSchema(to path: String) throws {
+  let store = SettingsStore.inMemory()
+  let http = HTTPSettings(store: store)
+  try withExtendedLifetime(http) {
+    try write(
+      String(decoding: try JSONFormat().serialize(store.schema.jsonSchema(title: "t")), as: UTF8.self),
+      to: path)
+  }
+}
+
 /// A struct setting's fields, learnt from its default: typos inside its table are unknown keys with a
 /// suggestion, and `config-dump --schema` checks each field as the program reads it.
 @Suite struct StructFieldsSchemaTests {
@@ -79,12 +91,7 @@ import Testing
 
   /// `config-dump --check --schema` over a file, with the schema the program exports.
   private func check(_ ini: String, in dir: String) async throws -> DumpRun {
-    let store = SettingsStore.inMemory()
-    let http = HTTPSettings(store: store)
-    defer { withExtendedLifetime(http) {} }
-    try write(
-      String(decoding: try JSONFormat().serialize(store.schema.jsonSchema(title: "t")), as: UTF8.self),
-      to: dir + "/schema.json")
+    try writeHTTPSchema(to: dir + "/schema.json")
     try write(ini, to: dir + "/app.ini")
     return try await runConfigDump([dir + "/app.ini", "--schema", dir + "/schema.json", "--check"])
   }
@@ -132,12 +139,7 @@ import Testing
 
   @Test func configDumpShowsTheDefaultStructWhenAFieldIsBadAsTheProgramRuns() async throws {
     try await withTemporaryDirectory { dir in
-      let store = SettingsStore.inMemory()
-      let http = HTTPSettings(store: store)
-      defer { withExtendedLifetime(http) {} }
-      try write(
-        String(decoding: try JSONFormat().serialize(store.schema.jsonSchema(title: "t")), as: UTF8.self),
-        to: dir + "/schema.json")
+      try writeHTTPSchema(to: dir + "/schema.json")
       try write("[http.tls]\nkeyPath = /vendor.key\n", to: dir + "/usr/lib/app/app.ini")
       try write("[http.tls]\nenabled = maybe\n", to: dir + "/etc/app/app.ini")
       let program = SettingsStore(app: "app", root: dir, environment: [:], arguments: [])
