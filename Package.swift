@@ -1,8 +1,18 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
+
+// The upcoming features the Swift server ecosystem enables (swift-log, hummingbird, swift-configuration),
+// on every target of the package.
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
 
 let package = Package(
   name: "Strata",
+  // `Atomic` and `Mutex` (Synchronization) need these releases; other platforms have no minimum.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Strata", targets: ["Strata"]),
     .library(name: "StrataTesting", targets: ["StrataTesting"]),
@@ -11,29 +21,38 @@ let package = Package(
     .executable(name: "hot-reload-server", targets: ["hot-reload-server"]),
   ],
   targets: [
-    .target(name: "Strata"),
+    .target(name: "Strata", swiftSettings: swiftSettings),
     // The conformance kit for sources: no test framework, failures are values.
-    .target(name: "StrataTesting", dependencies: ["Strata"]),
-    .executableTarget(name: "config-dump", dependencies: ["Strata"]),
-    .executableTarget(name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample"),
+    .target(name: "StrataTesting", dependencies: ["Strata"], swiftSettings: swiftSettings),
+    .executableTarget(name: "config-dump", dependencies: ["Strata"], swiftSettings: swiftSettings),
     .executableTarget(
-      name: "hot-reload-server", dependencies: ["Strata"], path: "Samples/HotReloadServer/Sources"),
+      name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "hot-reload-server", dependencies: ["Strata"], path: "Samples/HotReloadServer/Sources",
+      swiftSettings: swiftSettings),
     // The README's Quick start, as a newcomer writes it (its own package manifest is beside it).
     .executableTarget(
-      name: "quick-start", dependencies: ["Strata"], path: "Samples/QuickStart/Sources/hello"),
+      name: "quick-start", dependencies: ["Strata"], path: "Samples/QuickStart/Sources/hello",
+      swiftSettings: swiftSettings),
     // A helper process for the stress tests only (killed mid-write, run under inotify limits, soaked).
-    .executableTarget(name: "strata-stress-child", dependencies: ["Strata"], path: "Tests/StressChild"),
+    .executableTarget(
+      name: "strata-stress-child", dependencies: ["Strata"], path: "Tests/StressChild",
+      swiftSettings: swiftSettings),
     .testTarget(
       name: "StrataTests",
       dependencies: [
         "Strata", "StrataTesting", "config-dump", "settings-example", "hot-reload-server",
         "strata-stress-child", "quick-start",
       ],
-      exclude: ["Formats/INI/RealWorld"]
+      exclude: ["Formats/INI/RealWorld"],
+      swiftSettings: swiftSettings
     ),
     // Every Swift sample of the README and the DocC articles, compiled (Scripts/check-doc-snippets.py
     // checks that the documents show them as they are here).
-    .testTarget(name: "DocSnippets", dependencies: ["Strata", "StrataTesting"], path: "Tests/DocSnippets"),
+    .testTarget(
+      name: "DocSnippets", dependencies: ["Strata", "StrataTesting"], path: "Tests/DocSnippets",
+      swiftSettings: swiftSettings),
   ],
   swiftLanguageModes: [.v6]
 )

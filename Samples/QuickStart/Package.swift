@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "hello",
+  platforms: [.macOS(.v15)],  // Strata needs macOS 15 or later (Linux has no minimum)
   dependencies: [
     .package(path: "../Strata")  // your clone of Strata, beside this package
   ],

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// A node of a configuration tree: a scalar, an array or a table, with the ``Origin`` it was read from.
 ///

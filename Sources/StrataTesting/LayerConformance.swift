@@ -1,4 +1,4 @@
-import Strata
+public import Strata
 
 /// A conformance kit for ``Strata/Layer`` implementations: runs a source through what Strata expects
 /// of every source — it loads, reports errors with positions, signals changes, survives cancellation —

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A setting's cached value for one generation, readable without a lock and without writing any memory
 /// that other readers share: a sequence lock over atomic words.

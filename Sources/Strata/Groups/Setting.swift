@@ -1,5 +1,5 @@
-import Observation
-import Synchronization
+public import Observation
+public import Synchronization
 
 /// A typed setting, declared as a property of a ``SettingsGroup``.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// What the store and introspection need of a setting, whatever its type.
 protocol AnySettingBox: AnyObject, Sendable {

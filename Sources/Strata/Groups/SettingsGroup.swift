@@ -1,4 +1,5 @@
-import Observation
+public import Observation
+import Synchronization
 
 /// A group of typed settings: subclass it and declare ``Setting`` properties.
 ///

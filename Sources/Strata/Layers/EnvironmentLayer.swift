@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// The `PREFIX_*` environment variables, as a layer.
 ///

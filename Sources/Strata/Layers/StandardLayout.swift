@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// The standard places an app's configuration lives on Linux, lowest first.
 ///

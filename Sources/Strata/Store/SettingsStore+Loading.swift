@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Loading the stack into a new snapshot, published in one step, through the store's pipeline.
 extension SettingsStore {
   /// Runs `work` through the pipeline and returns once it is done (at once, from the pipeline's own

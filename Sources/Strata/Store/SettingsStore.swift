@@ -1,5 +1,5 @@
-import FoundationEssentials
-import Synchronization
+public import FoundationEssentials
+public import Synchronization
 
 /// The hub: owns the layers, the current ``Snapshot``, the registered settings, and writes.
 ///

@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// A value behind a `pthread_mutex_t`, both in one allocation (see ``LockedStorage``).
 ///

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 
 @testable import Strata
