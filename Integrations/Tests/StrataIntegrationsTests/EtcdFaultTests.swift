@@ -229,7 +229,13 @@ extension EtcdTests {
       group.addTask { await layer.follow(LayerWatch(paths: []), signal: { signal.yield($0) }) }
       defer { group.cancelAll() }
       var iterator = signals.makeAsyncIterator()
-      #expect(await etcdEventually { layer.watchStatus.compactions == 1 && layer.watchStatus.isConnected })
+      // The compaction is counted while the first watch is still marked connected: wait for the
+      // second watch to have started, not only for a connection.
+      #expect(
+        await etcdEventually {
+          let status = layer.watchStatus
+          return status.compactions == 1 && status.startRevisions.count == 2 && status.isConnected
+        })
       #expect(layer.watchStatus.startRevisions == [seen + 1, nil])
       #expect(await iterator.next() == .changed)
       let contents = await layer.fetch(LoadContext())
