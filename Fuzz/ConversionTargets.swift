@@ -25,7 +25,8 @@ enum ConversionTargets {
       // The empty key is the root: no variable may replace the whole tree with a value.
       check(
         found.map { $0.isTable } ?? true,
-        "variable \(name) for the empty key replaced the root with \(found.map(TreeComparison.describe) ?? "nothing")")
+        "variable \(name) for the empty key replaced the root with \(found.map(TreeComparison.describe) ?? "nothing")"
+      )
     } else {
       check(
         found?.kind == .string(value),
