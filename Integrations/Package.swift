@@ -81,6 +81,7 @@ let package = Package(
         .product(name: "ConfigurationTesting", package: "swift-configuration"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Hummingbird", package: "hummingbird"),
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every Swift sample of the README, the DocC articles and the doc comments is compiled code.
 
-Each ```swift block of README.md and Sources/Strata/Strata.docc/*.md must follow, on the line just
+Each ```swift block of README.md, Sources/Strata/Strata.docc/*.md and the Integrations' catalogs
+(Integrations/Sources/*/*.docc/*.md) must follow, on the line just
 before its fence, a marker naming the file it is taken from, relative to the repository's root:
 
     <!-- snippet: Samples/QuickStart/Sources/hello/main.swift -->        the whole file
@@ -15,7 +16,8 @@ The Swift files themselves are compiled by `swift build --build-tests` (Tests/Do
 target, the Quick start an executable target).
 
 The samples of the API's doc comments follow the same rule: each ```swift block in the `///` comments of
-Sources/**/*.swift has its marker on the comment line before its fence, and the block, less each line's
+Sources/**/*.swift and Integrations/Sources/**/*.swift has its marker on the comment line before
+its fence, and the block, less each line's
 `///` and the one space after it, must equal its region:
 
     /// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#SettingsStore -->
@@ -38,11 +40,16 @@ REGION = re.compile(r"^\s*// snippet: ([A-Za-z0-9_-]+)$")
 
 DOC_COMMENT = re.compile(r"^\s*/// ?(.*)$")
 
+# The Integrations package's samples are compiled in its test target (it needs the ecosystem packages).
+INTEGRATION_SNIPPETS = "Integrations/Tests/StrataIntegrationsTests/DocSnippets"
+
 
 def documents(root):
     paths = [os.path.join(root, "README.md")]
     paths += sorted(glob.glob(os.path.join(root, "Sources/Strata/Strata.docc/*.md")))
     paths += sorted(glob.glob(os.path.join(root, "Sources/**/*.swift"), recursive=True))
+    paths += sorted(glob.glob(os.path.join(root, "Integrations/Sources/**/*.docc/*.md"), recursive=True))
+    paths += sorted(glob.glob(os.path.join(root, "Integrations/Sources/**/*.swift"), recursive=True))
     return [path for path in paths if os.path.exists(path)]
 
 
@@ -167,7 +174,9 @@ def main():
                 problems.append(
                     f"{shown_path}:{line + 1 + offset}: differs from {file}{'#' + region if region else ''}:\n"
                     f"  shown:    {a}\n  compiled: {b}\n  copy the compiled code into the document (or fix the file)")
-    for source in sorted(glob.glob(os.path.join(root, "Tests/DocSnippets/*.swift"))):
+    snippet_files = glob.glob(os.path.join(root, "Tests/DocSnippets/*.swift"))
+    snippet_files += glob.glob(os.path.join(root, INTEGRATION_SNIPPETS, "*.swift"))
+    for source in sorted(snippet_files):
         file = os.path.relpath(source, root)
         try:
             for name, (_, start) in regions(source).items():

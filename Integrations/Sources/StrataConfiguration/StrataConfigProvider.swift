@@ -5,10 +5,12 @@ public import Strata
 /// (Hummingbird's `ApplicationConfiguration(reader:)` among them) reads the store's layered files,
 /// drop-ins, environment and command line.
 ///
+/// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#StrataConfigProvider -->
 /// ```swift
 /// let store = SettingsStore(app: "myserver")
 /// let reader = ConfigReader(provider: StrataConfigProvider(store: store))
-/// let app = Application(router: router, configuration: ApplicationConfiguration(reader: reader.scoped(to: "http")))
+/// let app = Application(
+///   router: router, configuration: ApplicationConfiguration(reader: reader.scoped(to: "http")))
 /// ```
 ///
 /// Keys: a swift-configuration key's components are the names of a Strata key (`["http", "port"]` is

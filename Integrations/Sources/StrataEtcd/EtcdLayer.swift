@@ -10,10 +10,11 @@ import Strata
 /// last changed it: `etcd:/config/myapp/server/port@rev 1234`. The layer talks to etcd's HTTP/JSON
 /// gateway (`/v3/kv/range`, `/v3/watch`) through an AsyncHTTPClient `HTTPClient`.
 ///
+/// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#EtcdLayer -->
 /// ```swift
 /// let etcd = EtcdLayer(endpoint: "http://10.0.0.5:2379", prefix: "/config/myapp/")
 /// let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
-/// Task { await store.run() }           // reads the prefix, then follows the watch
+/// Task { await store.run() }  // reads the prefix, then follows the watch
 /// ```
 ///
 /// What happens when things go wrong:

@@ -3,10 +3,12 @@ import Strata
 /// How an etcd source reads each value: as one string, as a JSON value, or as a document in any
 /// ``Strata/ConfigFormat``.
 ///
+/// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#EtcdValueFormat -->
 /// ```swift
-/// EtcdLayer(prefix: "/config/myapp/", valueFormat: .string)   // "8080" → 8080 for an Int setting
-/// EtcdLayer(prefix: "/config/myapp/", valueFormat: .json)     // 8080, true, [1, 2], {"host": "…"}
-/// EtcdLayer(prefix: "/config/myapp/", valueFormat: .document(INIFormat()))
+/// // "8080" → 8080 for an Int setting
+/// let strings = EtcdLayer(prefix: "/config/myapp/", valueFormat: .string)
+/// let json = EtcdLayer(prefix: "/config/myapp/", valueFormat: .json)  // 8080, true, [1, 2], {"host": "…"}
+/// let ini = EtcdLayer(prefix: "/config/myapp/", valueFormat: .document(INIFormat()))
 /// ```
 public struct EtcdValueFormat: Sendable {
   enum Kind: Sendable {

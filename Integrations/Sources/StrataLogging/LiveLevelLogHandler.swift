@@ -7,9 +7,10 @@ public import Strata
 /// typically a `Logger.Level` setting, so that editing `level = debug` in a file turns debug logging on
 /// without a restart:
 ///
+/// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#LiveLevelLogHandler -->
 /// ```swift
-/// final class LogSettings: SettingsGroup, @unchecked Sendable {   // section "log"
-///   @Setting var level: Logger.Level = .info                      // "debug", "DEBUG", "Debug"…
+/// final class LogSettings: SettingsGroup, @unchecked Sendable {  // section "log"
+///   @Setting var level: Logger.Level = .info  // "debug", "DEBUG", "Debug"…
 /// }
 /// let log = LogSettings(store: store)
 /// LoggingSystem.bootstrap { label in

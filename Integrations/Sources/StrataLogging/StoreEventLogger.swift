@@ -19,9 +19,10 @@ public import Strata
 /// Values of secret settings never appear: the store already redacts them in events and errors, and
 /// the logger redacts a pending restart of a secret key again rather than trust that.
 ///
+/// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#StoreEventLogger -->
 /// ```swift
 /// let eventLogger = StoreEventLogger(logger: Logger(label: "config"))
-/// Task { await eventLogger.run(store: store) }     // or SettingsStoreService(store:logger:)
+/// Task { await eventLogger.run(store: store) }  // or SettingsStoreService(store:logger:)
 /// ```
 public struct StoreEventLogger: Sendable {
   /// The logger records go to.

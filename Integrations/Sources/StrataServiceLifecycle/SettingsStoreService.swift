@@ -7,6 +7,7 @@ import UnixSignals
 /// A store's run loop as a swift-service-lifecycle `Service`: it watches the store's sources while the
 /// `ServiceGroup` runs, reloads on `SIGHUP`, and ends on graceful shutdown or cancellation.
 ///
+/// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#SettingsStoreService -->
 /// ```swift
 /// let store = SettingsStore(app: "myserver")
 /// let group = ServiceGroup(

@@ -1,0 +1,78 @@
+import Configuration
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Strata
+import StrataConfiguration
+import StrataEtcd
+import StrataLogging
+import StrataServiceLifecycle
+
+/// The samples of the Integrations' doc comments and of the StrataEtcd catalog, compiled here and
+/// checked against the documents by `Scripts/check-doc-snippets.py`. Nothing here runs.
+enum IntegrationSnippets {
+  static func configProvider(router: Router<BasicRequestContext>) -> some ApplicationProtocol {
+    // snippet: StrataConfigProvider
+    let store = SettingsStore(app: "myserver")
+    let reader = ConfigReader(provider: StrataConfigProvider(store: store))
+    let app = Application(
+      router: router, configuration: ApplicationConfiguration(reader: reader.scoped(to: "http")))
+    // snippet: end
+    return app
+  }
+
+  static func etcdLayer() {
+    // snippet: EtcdLayer
+    let etcd = EtcdLayer(endpoint: "http://10.0.0.5:2379", prefix: "/config/myapp/")
+    let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
+    Task { await store.run() }  // reads the prefix, then follows the watch
+    // snippet: end
+  }
+
+  static func etcdCatalog() {
+    // snippet: etcd-overview
+    let etcd = EtcdLayer(endpoint: "http://10.0.0.5:2379", prefix: "/config/myapp/", valueFormat: .string)
+    let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
+    Task { await store.run() }
+    // snippet: end
+  }
+
+  static func valueFormats() -> [EtcdLayer] {
+    // snippet: EtcdValueFormat
+    // "8080" → 8080 for an Int setting
+    let strings = EtcdLayer(prefix: "/config/myapp/", valueFormat: .string)
+    let json = EtcdLayer(prefix: "/config/myapp/", valueFormat: .json)  // 8080, true, [1, 2], {"host": "…"}
+    let ini = EtcdLayer(prefix: "/config/myapp/", valueFormat: .document(INIFormat()))
+    // snippet: end
+    return [strings, json, ini]
+  }
+
+  static func serviceGroup(app: some Service, logger: Logger) async throws {
+    // snippet: SettingsStoreService
+    let store = SettingsStore(app: "myserver")
+    let group = ServiceGroup(
+      services: [SettingsStoreService(store: store, logger: logger), app],
+      gracefulShutdownSignals: [.sigterm], logger: logger)
+    try await group.run()
+    // snippet: end
+  }
+
+  static func eventLogger(store: SettingsStore) {
+    // snippet: StoreEventLogger
+    let eventLogger = StoreEventLogger(logger: Logger(label: "config"))
+    Task { await eventLogger.run(store: store) }  // or SettingsStoreService(store:logger:)
+    // snippet: end
+  }
+
+  static func bootstrap(store: SettingsStore) {
+    // snippet: LiveLevelLogHandler
+    final class LogSettings: SettingsGroup, @unchecked Sendable {  // section "log"
+      @Setting var level: Logger.Level = .info  // "debug", "DEBUG", "Debug"…
+    }
+    let log = LogSettings(store: store)
+    LoggingSystem.bootstrap { label in
+      LiveLevelLogHandler(wrapping: StreamLogHandler.standardError(label: label), following: log.$level)
+    }
+    // snippet: end
+  }
+}
