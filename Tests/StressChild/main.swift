@@ -26,6 +26,24 @@ func usageError() -> Never {
   exit(2)
 }
 
+/// Ends this process once its parent is gone: a test runner killed mid-run (Ctrl-C, a closed pipe) must
+/// not leave a writer looping for ever on a shared machine. A thread checks the parent every 100 ms
+/// (`PR_SET_PDEATHSIG` would fire when the spawning *thread* ends, and the test's pool threads come and go).
+func exitWhenOrphaned() {
+  let parent = getppid()
+  guard let argument = UnsafeMutableRawPointer(bitPattern: Int(parent)) else { return }
+  var thread = pthread_t()
+  let started = pthread_create(
+    &thread, nil,
+    { argument in
+      let parent = pid_t(truncatingIfNeeded: Int(bitPattern: argument))
+      while getppid() == parent { usleep(100_000) }
+      _exit(0)
+    }, argument)
+  if started == 0 { pthread_detach(thread) }
+}
+
+exitWhenOrphaned()
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "write" where arguments.count >= 2:
