@@ -31,7 +31,7 @@ public final class Snapshot: Sendable, CustomReflectable {
     public var document: Document
 
     /// Creates a source.
-    public init(scope: Scope, document: Document) {
+    init(scope: Scope, document: Document) {
       self.scope = scope
       self.document = document
     }
@@ -85,7 +85,7 @@ public final class Snapshot: Sendable, CustomReflectable {
   ///   - diagnostics: problems found loading them.
   ///   - secretKeys: keys whose values are secrets wherever they come from (a store passes the keys of
   ///     its `.secret` settings); a table key covers everything below it.
-  public init(
+  init(
     generation: Int, sources: [Snapshot.Source], diagnostics: [Diagnostic] = [],
     secretKeys: Set<String> = []
   ) {

@@ -26,15 +26,15 @@ enum StoreSymbols {
     // snippet: end
   }
 
-  static func errors() throws {
+  static func errors(bytes: [UInt8]) throws {
     // snippet: StrataError
     do {
-      let document = try Formats.load(path: "/etc/demo/demo.ini")
-      print(document?.root.value(at: "server.port") ?? "no such file")
+      let document = try INIFormat().parse(bytes, path: "/etc/demo/demo.ini", options: ParseOptions())
+      print(document.root.value(at: "server.port") ?? "not set")
     } catch {
       switch error.code {
       case .syntax: print(error)  // /etc/demo/demo.ini:12:8: expected '=' after key
-      case .fileTooLarge: print("\(error.location ?? ""): split the file or raise ParseOptions.maxFileSize")
+      case .tooManyValues: print("\(error.location ?? ""): split the file or raise ParseOptions.maxValues")
       default: throw error
       }
     }

@@ -62,7 +62,7 @@ func runSoak(directory: String, reloads: Int, subscriptions: Int) async {
     for _ in 0..<count {
       edit += 1
       writeFile("[soak]\nvalue = \(edit)\nname = n\(edit)\nflags = a, b, \(edit)\n", to: file)
-      store.reload(paths: [file])
+      store.reload()
     }
   }
 

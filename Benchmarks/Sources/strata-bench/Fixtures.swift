@@ -106,7 +106,8 @@ struct ConfigFixture {
     writeFile(files.json, json)
     writeFile(files.xmlPlist, xmlPropertyList)
     writeFile(files.ini, ini)
-    guard let document = try Formats.load(path: files.xmlPlist) else { fatalError("fixture vanished") }
+    let document = try PropertyListFormat().parse(
+      Array(xmlPropertyList.utf8), path: files.xmlPlist, options: ParseOptions())
     writeFile(files.binaryPlist, try PropertyListFormat().serializeBinary(document.root))
     return files
   }

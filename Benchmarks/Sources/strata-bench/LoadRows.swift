@@ -4,7 +4,7 @@ import Strata
 import SystemPackage
 
 /// Row 2: load throughput. Ours reads, parses and merges the file into a snapshot that records the
-/// origin (file:line:column) of every value (`LayerStack` over one `FileLayer`); Foundation reads and
+/// origin (file:line:column) of every value (a `SettingsStore` over one `FileLayer`); Foundation reads and
 /// parses; swift-configuration's `FileProvider<JSONSnapshot>` reads, parses (with JSONSerialization)
 /// and flattens; Python's configparser parses a string already in memory, in its own process. The
 /// loaders of one file run in turns (``secondsPerRunInTurns``), so their ratios compare like with like.
@@ -31,16 +31,17 @@ func loadRows(_ options: Options) async throws -> [Row] {
     let files = try fixture.write(to: directory, name: name)
     let keys = fixture.sections * fixture.keysPerSection
 
-    /// A load by ours (read, parse, merge into a snapshot), checked once.
+    /// A load by ours (read, parse, merge into a snapshot: a store made over the file), checked once.
     func oursLoad(_ path: String) -> () async throws -> Void {
-      let stack = LayerStack(layers: [FileLayer(scope: .user, files: [path])])
-      let check = stack.load()
+      let layers = [FileLayer(scope: .user, files: [path])]
+      let check = SettingsStore(layers: layers).snapshot
       precondition(check.diagnostics.isEmpty && check.keys.count == keys, "ours: \(path) did not load")
-      return { blackHole(stack.load()) }
+      return { blackHole(SettingsStore(layers: layers).snapshot) }
     }
-    /// Ours, parse only (read and parse with origins, no merge).
+    /// Ours, parse only (the file layer's read and parse with origins, no merge).
     func oursParse(_ path: String) -> () async throws -> Void {
-      { blackHole(try Formats.load(path: path)) }
+      let layer = FileLayer(scope: .user, files: [path])
+      return { blackHole(layer.load(LoadContext())) }
     }
     /// Ours, our parse alone and the others' loads, in turns (see ``secondsPerRunInTurns``): the ratios
     /// compare runs made in the same stretches of the host.

@@ -63,7 +63,7 @@ notes += [
     + "program, because a child's ru_maxrss includes the memory map it was exec'ed from; `/bin/true` "
     + "shows that floor.",
   "Load: ours = read + parse + merge into a snapshot with a file:line:column origin for every value "
-    + "(LayerStack over a FileLayer); in brackets, `Formats.load` alone (read + parse with origins, no merge); Foundation = read + parse; swift-configuration = FileProvider init "
+    + "(a SettingsStore over a FileLayer); in brackets, the FileLayer's load alone (read + parse with origins, no merge); Foundation = read + parse; swift-configuration = FileProvider init "
     + "(read + JSONSerialization + flatten); configparser = parse of a string in memory, timed inside "
     + "python3 with perf_counter (separate process). Ours, our parse alone, Foundation and swift-configuration "
     + "run in turns (one run of each per round, ≥ 5 rounds and ≈ 0.75 s per loader), so their ratios "

@@ -80,7 +80,7 @@ public struct SettingsStoreService: Service {
         }
         let ready: @Sendable () -> Void = {
           logger?.info(
-            "configuration: watching \(store.watchedPaths.count) paths",
+            "configuration: watching for changes from generation \(store.generation)",
             metadata: ["strata.event": "ready", "strata.reloadOnHangup": "\(requests != nil)"])
           onReady()
         }

@@ -3,8 +3,8 @@
 /// ``StandardLayout`` looks for, in order.
 ///
 /// A registry is a value: make one from ``standard`` and pass it where files are read, in
-/// ``ParseOptions/formats`` (a ``SettingsStore``, a ``LayerStack``, ``Formats/load(path:options:format:)``)
-/// or to ``StandardLayout`` and ``SettingsStore/init(app:root:home:environment:arguments:formats:)``.
+/// ``ParseOptions/formats`` (a ``SettingsStore`` over explicit layers, a layer's ``LoadContext``) or to
+/// ``StandardLayout`` and ``SettingsStore/init(app:root:home:environment:arguments:formats:)``.
 /// A program's own format (here the `SpaceSeparatedFormat` of <doc:FileFormats>) is added with
 /// ``registering(_:isMainFileFormat:)``:
 ///

@@ -1,22 +1,6 @@
-/// Loading one file by its name, and the standard registry's look-ups kept for existing callers.
-public enum Formats {
-  /// The formats of ``FormatRegistry/standard``.
-  public static var all: [any ConfigFormat] { FormatRegistry.standard.formats }
-
-  /// The standard format for a path, chosen by its extension (case-insensitive), or `nil`; see
-  /// ``FormatRegistry/format(forPath:)``.
-  public static func format(forPath path: String) -> (any ConfigFormat)? {
-    FormatRegistry.standard.format(forPath: path)
-  }
-
-  /// The standard format with the given name (`json`, `plist`, `ini`, `dotenv`), or `nil`.
-  public static func format(named name: String) -> (any ConfigFormat)? {
-    FormatRegistry.standard.format(named: name)
-  }
-
-  /// Every extension that selects some standard format.
-  public static var allExtensions: [String] { FormatRegistry.standard.allExtensions }
-
+/// Loading one file by its name (what `config-dump --schema` and the tests do; a store reads files through
+/// its layers), and the file-name arithmetic the formats are chosen by.
+package enum Formats {
   /// Reads and parses a file, choosing the format by extension unless one is given. A file that is empty
   /// or holds only blanks and line breaks is an empty document in every format, as in a layer.
   /// - Parameters:
@@ -27,7 +11,7 @@ public enum Formats {
   ///     `nil`: by extension.
   /// - Returns: the document, or `nil` when the file does not exist.
   /// - Throws: ``StrataError`` when the file cannot be read or parsed, or its format is unknown.
-  public static func load(
+  package static func load(
     path: String, options: ParseOptions = ParseOptions(), format: (any ConfigFormat)? = nil
   ) throws(StrataError) -> Document? {
     guard let format = format ?? options.formats.format(forPath: path) else {

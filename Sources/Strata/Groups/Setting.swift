@@ -173,6 +173,13 @@ public struct Setting<Value: Sendable>: Sendable {
   public var projectedValue: SettingRecord<Value> { SettingRecord(box: box) }
 
   /// Reads and writes the setting through its group (the enclosing-instance form of a property wrapper).
+  ///
+  /// Reading `server.port` gives the running value. Assigning `server.port = 9000` writes it to the
+  /// store's ``SettingsStore/writeTarget`` as ``SettingRecord/set(_:)`` does, for code that does not
+  /// handle a refusal at the call site (a test, a preview, a toggle): a read-only setting, a value that
+  /// fails validation or a write that fails keeps the running value and is reported in
+  /// ``SettingsStore/diagnostics``. Use `try server.$port.set(9000)` to handle the error, and
+  /// ``SettingsStore/setValue(_:forKey:)`` for a key known only at run time.
   @inlinable
   public static subscript<Group: SettingsGroup>(
     _enclosingInstance group: Group,

@@ -78,20 +78,30 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   public var values: AsyncStream<Value> { box.values() }
 
   /// Drops the cached value, so the next read decodes it again.
-  public func purgeCache() {
+  func purgeCache() {
     box.state.withLock { state in
       state.generation = -1
       box.publishCache(state)
     }
   }
 
-  /// Writes a value to the store's writable layer and publishes it at once. A value the writable layer
-  /// holds already writes nothing (compared by type: `"8080"` in an INI file is 8080); a value only a
-  /// higher layer (the command line) supplies is written, so that it stays without that layer. A `.restartRequired` setting's new value is saved and, like an edit of
-  /// its file, applies at the next start: the running value stays and ``SettingsStore/pendingRestarts``
+  /// Writes a value to the store's ``SettingsStore/writeTarget`` and publishes it; returns once it is
+  /// published and announced.
+  ///
+  /// Use it to write a setting the code declares when the caller handles a refusal:
+  /// `try server.$port.set(9000)`. Assigning the property (`server.port = 9000`) writes the same way but
+  /// cannot throw: a refused or failed write keeps the running value and is reported in
+  /// ``SettingsStore/diagnostics``. For a key known only at run time, use
+  /// ``SettingsStore/setValue(_:forKey:)``, which also has an `async` form for async code.
+  ///
+  /// A value the write target holds already writes nothing (compared by type: `"8080"` in an INI file
+  /// is 8080); a value only a higher layer (the command line) supplies is written, so that it stays
+  /// without that layer. A `.restartRequired` setting's new value is saved and, like an edit of its
+  /// file, applies at the next start: the running value stays and ``SettingsStore/pendingRestarts``
   /// lists the change.
+  /// - Parameter newValue: the value to write.
   /// - Throws: ``StrataError`` when the setting is read-only, the value fails validation, or cannot be
-  ///   written.
+  ///   written; then nothing changed, on disk or in memory.
   public func set(_ newValue: Value) throws(StrataError) {
     guard let store = box.store else { return }
     if box.traits.contains(.readOnly) {

@@ -39,4 +39,4 @@ public struct SettingTraits: OptionSet, Sendable, Hashable, CustomStringConverti
 }
 
 /// The text shown instead of a secret value.
-public let redactedText = "<redacted>"
+package let redactedText = "<redacted>"

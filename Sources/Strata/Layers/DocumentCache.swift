@@ -5,7 +5,7 @@
 /// edit inside one top-level member of a JSON file parses only that member again (`DocumentSplice`),
 /// and a file that no longer parses keeps its last good document while the error is reported. The cost
 /// is a copy of each file's bytes, kept while the store is.
-public final class DocumentCache: Sendable {
+final class DocumentCache: Sendable {
   struct Entry {
     /// The file's bytes, as parsed into `document`.
     var bytes: [UInt8]
@@ -17,7 +17,7 @@ public final class DocumentCache: Sendable {
   private let entries = Locked([String: Entry]())
 
   /// An empty cache.
-  public init() {}
+  init() {}
 
   func lookup(_ path: String) -> Entry? { entries.withLock { $0[path] } }
   func store(_ entry: Entry, for path: String) { entries.withLock { $0[path] = entry } }

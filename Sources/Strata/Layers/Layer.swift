@@ -67,12 +67,20 @@ public struct LoadContext: Sendable {
   /// The documents of the layers below, lowest first.
   public var lowerDocuments: [Document]
   /// The last good document of each file, for stores that reload (`nil`: always parse).
-  public var cache: DocumentCache?
+  var cache: DocumentCache?
 
   /// Creates a context.
   public init(
+    options: ParseOptions = ParseOptions(), declaredKeys: [String] = [], lowerDocuments: [Document] = []
+  ) {
+    self.init(
+      options: options, declared: DeclaredKeys(declaredKeys), lowerDocuments: lowerDocuments, cache: nil)
+  }
+
+  /// Creates a context whose file layers reuse the documents of `cache` (a store's).
+  init(
     options: ParseOptions = ParseOptions(), declaredKeys: [String] = [], lowerDocuments: [Document] = [],
-    cache: DocumentCache? = nil
+    cache: DocumentCache?
   ) {
     self.init(
       options: options, declared: DeclaredKeys(declaredKeys), lowerDocuments: lowerDocuments, cache: cache)

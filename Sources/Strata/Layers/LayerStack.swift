@@ -1,15 +1,16 @@
-/// An ordered stack of layers that loads into a ``Snapshot``.
+/// An ordered stack of layers that loads into a ``Snapshot`` once, without a store: what `config-dump`
+/// reads (a program uses a ``SettingsStore``, whose ``SettingsStore/snapshot`` is the same merge).
 ///
 /// Layers load lowest first; a layer that reads lower layers (the environment) is given their
 /// documents, which is how it knows which variable names mean something.
-public struct LayerStack: Sendable {
+package struct LayerStack: Sendable {
   /// The layers, lowest scope first.
-  public var layers: [any Layer]
+  package var layers: [any Layer]
   /// Limits and the root prefix used for every file.
-  public var options: ParseOptions
+  package var options: ParseOptions
 
   /// Creates a stack. Layers are kept in the order given; give them lowest first.
-  public init(layers: [any Layer], options: ParseOptions = ParseOptions()) {
+  package init(layers: [any Layer], options: ParseOptions = ParseOptions()) {
     self.layers = layers
     self.options = options
   }
@@ -18,7 +19,7 @@ public struct LayerStack: Sendable {
   /// - Parameters:
   ///   - generation: the generation number of the new snapshot.
   ///   - declaredKeys: keys declared by a schema, known to layers that read lower layers.
-  public func load(generation: Int = 1, declaredKeys: [String] = []) -> Snapshot {
+  package func load(generation: Int = 1, declaredKeys: [String] = []) -> Snapshot {
     let loaded = StackLoader(layers: layers, options: options).load(
       previous: Array(repeating: nil, count: layers.count), reloading: nil,
       declared: DeclaredKeys(declaredKeys),

@@ -65,7 +65,7 @@ extension CommandLineLayer: PlaceDescribingLayer {
 extension LayerStack {
   /// Where a person can set `key`, highest layer first: `--server.port`, `DEMO_SERVER_PORT`,
   /// `/etc/demo/demo.ini`.
-  public func placesToSet(key: String) -> [String] {
+  package func placesToSet(key: String) -> [String] {
     var seen: Set<String> = []
     return layers.reversed().compactMap {
       ($0 as? any PlaceDescribingLayer)?.placeToSet(key: key, options: options)

@@ -123,7 +123,7 @@ public struct StandardLayout: Sendable {
   }
 
   /// The whole stack, ready to load.
-  public func stack(options: ParseOptions = ParseOptions()) -> LayerStack {
+  package func stack(options: ParseOptions = ParseOptions()) -> LayerStack {
     LayerStack(layers: layers, options: self.options(options))
   }
 }

@@ -19,8 +19,9 @@ extension SettingsSchema {
   /// - Parameters:
   ///   - snapshot: the merged layers, as loaded.
   ///   - resolvePath: where the files are read (under a root), to point unknown keys at the key.
-  ///   - placesToSet: where a key can be set, highest layer first (``LayerStack/placesToSet(key:)``),
-  ///     for the errors about missing required settings.
+  ///   - placesToSet: where a key can be set, highest layer first (`--server.port`, `DEMO_SERVER_PORT`,
+  ///     `/etc/demo/demo.ini`: each ``PlaceDescribingLayer``'s answer), for the errors about missing
+  ///     required settings.
   public func applied(
     to snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 },
     placesToSet: (String) -> [String] = { _ in [] }

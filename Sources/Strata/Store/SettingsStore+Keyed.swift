@@ -37,14 +37,46 @@ extension SettingsStore {
   /// declared there: `.readOnly` refuses, the value must convert to the setting's type and pass its
   /// validation, and a `.restartRequired` one applies at the next start. A key no setting declares is
   /// written as given. A value equal to the current one writes nothing.
+  ///
+  /// Use it when the key is known only at run time (an admin endpoint, a plugin, a migration). For a
+  /// setting the code declares, write through the setting: `try server.$port.set(9000)`
+  /// (``SettingRecord/set(_:)``) when the caller handles a refusal, or `server.port = 9000`, which
+  /// reports a refusal in ``diagnostics`` instead of throwing. From async code, use the `async` form,
+  /// which never blocks a thread of the cooperative pool.
+  ///
+  /// The call returns once the new generation is published and announced; it blocks its thread while
+  /// another process writes the same directory (up to 10 s) and while the file is synced.
+  /// - Parameters:
+  ///   - value: the value; `nil` (of an optional type) removes the key from the write target, so the
+  ///     lower layers' value (or the default) applies.
+  ///   - key: the full dotted key (see ``SettingKey``).
   /// - Throws: ``StrataError`` when the setting refuses the value or the write fails; then nothing
-  ///   changed.
+  ///   changed, on disk or in memory.
   public func setValue<Value: Encodable & Sendable>(_ value: Value, forKey key: String) throws(StrataError) {
+    try write(try checkedTree(value, forKey: key), forKey: key)
+  }
+
+  /// Writes `value` at `key` as the synchronous form does, without blocking a thread of the cooperative
+  /// pool: the file is written on a thread of its own, and the call suspends while it waits for the
+  /// directory's lock, the disk or the store's pipeline.
+  /// - Parameters:
+  ///   - value: the value; `nil` (of an optional type) removes the key from the write target.
+  ///   - key: the full dotted key (see ``SettingKey``).
+  /// - Throws: ``StrataError`` when the setting refuses the value or the write fails; then nothing
+  ///   changed, on disk or in memory.
+  public func setValue<Value: Encodable & Sendable>(
+    _ value: Value, forKey key: String
+  ) async throws(StrataError) {
+    try await write(try checkedTree(value, forKey: key), forKey: key)
+  }
+
+  /// `value` as a tree, checked by the setting declared at `key` (read-only, type, validation).
+  private func checkedTree<Value: Encodable & Sendable>(
+    _ value: Value, forKey key: String
+  ) throws(StrataError) -> SettingValue? {
     // A nil optional encodes to nothing: the key is removed, as `reset()` does.
-    var tree = try SettingEncoder().encode(value)
-    if let box = state.withLock({ $0.registry[key]?.first }), let given = tree {
-      tree = try box.checkedWrite(given)
-    }
-    try write(tree, forKey: key)
+    let tree = try SettingEncoder().encode(value)
+    guard let box = state.withLock({ $0.registry[key]?.first }), let given = tree else { return tree }
+    return try box.checkedWrite(given)
   }
 }

@@ -1,9 +1,12 @@
 /// Writes: to the runtime layer or the user's file, with `.readOnly` and validation enforced.
+///
+/// The library's three ways to write (assigning a property, ``SettingRecord/set(_:)``,
+/// ``SettingsStore/setValue(_:forKey:)``) all end here; these untyped forms are internal.
 extension SettingsStore {
   /// Sets a runtime value (the highest layer) and publishes it; returns once it is published and
   /// announced.
   /// - Throws: `invalidValue` when the key is, or holds, or lies inside, a `.readOnly` setting.
-  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+  func setRuntimeValue(_ value: SettingValue?, forKey key: String) throws(StrataError) {
     try checkWritable(key)
     setRuntime(value, forKey: key)
     rebuild(reloading: [])
@@ -12,7 +15,7 @@ extension SettingsStore {
   /// Sets a runtime value (the highest layer) and publishes it; suspends, never blocks a thread, while
   /// another generation of the store is being published.
   /// - Throws: `invalidValue` when the key is, or holds, or lies inside, a `.readOnly` setting.
-  public func setRuntimeValue(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
+  func setRuntimeValue(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
     try checkWritable(key)
     setRuntime(value, forKey: key)
     await runPipeline(.reload([]))
@@ -40,7 +43,7 @@ extension SettingsStore {
   /// `async` form, which does that work on a thread of its own.
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
-  public func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
+  func write(_ value: SettingValue?, forKey key: String) throws(StrataError) {
     try write(value, forKey: key, isUnchanged: nil)
   }
 
@@ -65,7 +68,7 @@ extension SettingsStore {
   /// thread of its own, and the call suspends while it waits for the lock, the disk or the pipeline.
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
-  public func write(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
+  func write(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
     try checkWritable(key)
     guard case .file(let path) = writeTarget else {
       if state.withLock({ $0.runtime.value(at: key) }) == value { return }

@@ -162,9 +162,9 @@ public final class SettingsStore: Sendable {
     await runPipeline(.reload(nil))
   }
 
-  /// Reads again only the layers that involve `paths` (files, drop-in directories, included files), as
-  /// the watcher reports them; unchanged files (by content hash) are not parsed again.
-  public func reload(paths: Set<String>) {
+  /// Reads again only the layers that involve `paths` (files, drop-in directories, included files);
+  /// unchanged files are not parsed again. The tests' way to run a selective reload without the run loop.
+  func reload(paths: Set<String>) {
     let layers = state.withLock { state in
       Set(
         state.contents.indices.filter { index in
@@ -177,8 +177,8 @@ public final class SettingsStore: Sendable {
     rebuild(reloading: layers.isEmpty ? nil : layers)
   }
 
-  /// Every path the layers look at (files, drop-in directories, included files), for a watcher.
-  public var watchedPaths: [String] {
+  /// Every path the layers look at (files, drop-in directories, included files).
+  var watchedPaths: [String] {
     state.withLock { state in
       var seen: Set<String> = []
       return state.contents.compactMap { $0?.paths }.flatMap { $0 }.filter { seen.insert($0).inserted }

@@ -79,7 +79,7 @@ import Testing
     for format in ["ini", "plist"] {
       let run = try await runConfigDump(demo + ["--format", format])
       #expect(run.status == 0, "\(format): \(run.errors)")
-      let parsed = try Formats.format(named: format)!.parse(
+      let parsed = try FormatRegistry.standard.format(named: format)!.parse(
         Array(run.output.utf8), path: format, options: ParseOptions())
       let referenceSnapshot = Snapshot(
         generation: 1, sources: [Snapshot.Source(scope: .system, document: reference)])

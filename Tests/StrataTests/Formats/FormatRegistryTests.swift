@@ -46,7 +46,7 @@ private struct SpaceSeparatedFormat: ConfigFormat {
     #expect(standard.format(forExtension: "CNF") is INIFormat)
     #expect(standard.format(named: "DotEnv") is DotEnvFormat)
     #expect(standard.format(named: "yaml") == nil)
-    #expect(Formats.format(forPath: "x.env") is DotEnvFormat)
+    #expect(FormatRegistry.standard.format(forPath: "x.env") is DotEnvFormat)
   }
 
   @Test func aRegisteredFormatIsFoundEverywhereFilesAreRead() throws {

@@ -54,4 +54,35 @@ import Testing
       #expect(!text.contains("level"))
     }
   }
+
+  @Test func anAsyncWriteByKeyHonoursTheDeclaredSettingAndChangesNothingWhenRefused() async throws {
+    try await withTemporaryDirectory { dir in
+      try write(#"{"server": {"port": 81}}"#, to: dir + "/system.json")
+      let store = store(dir)
+      let settings = WritableSettings(store: store)
+      try await store.setValue(9000, forKey: "server.port")
+      #expect(settings.port == 9000)
+      #expect(settings.$port.origin.path == dir + "/app.json")
+      let written = try String(contentsOfFile: dir + "/app.json", encoding: .utf8)
+      // Refused: read-only, out of range, not convertible. The file and the generation stay as they were.
+      let generation = store.generation
+      await #expect(throws: StrataError.self) { try await store.setValue("prod", forKey: "server.build") }
+      await #expect(throws: StrataError.self) { try await store.setValue(42, forKey: "server.level") }
+      let mismatch = await #expect(throws: StrataError.self) {
+        try await store.setValue("x", forKey: "server.port")
+      }
+      #expect(mismatch?.message.contains("server.port") == true)
+      #expect(try String(contentsOfFile: dir + "/app.json", encoding: .utf8) == written)
+      #expect(store.generation == generation)
+      #expect(settings.build == "dev" && settings.level == 1 && settings.port == 9000)
+      // The value the file holds already: nothing written, no new generation.
+      try await store.setValue(9000, forKey: "server.port")
+      #expect(store.generation == generation)
+      // nil removes the key from the write target: the lower layer's value applies again.
+      try await store.setValue(Int?.none, forKey: "server.port")
+      #expect(settings.port == 81)
+      #expect(settings.$port.origin.path == dir + "/system.json")
+      #expect(store.generation > generation)
+    }
+  }
 }

@@ -18,7 +18,8 @@ import Testing
         "<plist><dict>" + (0..<count).map { "<key>k</key><integer>\($0)</integer>" }.joined()
         + "</dict></plist>"
     }
-    let document = try parse(text, as: Formats.format(named: format)!, path: "/etc/app/app.\(format)")
+    let document = try parse(
+      text, as: FormatRegistry.standard.format(named: format)!, path: "/etc/app/app.\(format)")
     #expect(document.diagnostics.count == CappedDiagnostics.limit + 1)
     #expect(document.diagnostics.reduce(0) { $0 + $1.occurrences } == count - 1)
     let summary = try #require(document.diagnostics.last)

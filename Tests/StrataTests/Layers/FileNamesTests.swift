@@ -10,7 +10,7 @@ import Testing
       try write("[mysqld]\nbind-address = 127.0.0.1\n", to: root + "/etc/mysql/my.cnf")
       try write("[mysqld]\nmax_connections = 200\n", to: root + "/etc/app/app.conf.d/50-server.cnf")
       let options = ParseOptions(resolvePath: { root + $0 })
-      #expect(Formats.format(forPath: "/etc/mysql/my.cnf") is INIFormat)
+      #expect(FormatRegistry.standard.format(forPath: "/etc/mysql/my.cnf") is INIFormat)
       let snapshot = LayerStack(
         layers: [
           FileLayer(scope: .user, files: ["/etc/mysql/my.cnf"]),

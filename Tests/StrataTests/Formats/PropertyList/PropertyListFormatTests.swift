@@ -27,8 +27,8 @@ private let sample = table([
 
 @Suite struct PropertyListFormatTests {
   @Test func selectsByExtensionAndName() {
-    #expect(Formats.format(forPath: "/etc/demo/app.PLIST") is PropertyListFormat)
-    #expect(Formats.format(named: "plist") is PropertyListFormat)
+    #expect(FormatRegistry.standard.format(forPath: "/etc/demo/app.PLIST") is PropertyListFormat)
+    #expect(FormatRegistry.standard.format(named: "plist") is PropertyListFormat)
   }
 
   @Test func writesXMLInApplesLayout() throws {
