@@ -1,9 +1,10 @@
 /// A format that can change one key of a file in place, keeping everything else byte for byte
 /// (comments, blank lines, order).
 ///
-/// Writes (``SettingsStore/write(_:forKey:)-l8tx``) use ``edit(_:setting:at:path:options:)`` when the file's
-/// format conforms; a format that does not is written by parsing the file, setting the key in the tree
-/// and serializing the whole tree (comments are lost).
+/// Writes (``SettingRecord/set(_:)``, ``SettingsStore/setValue(_:forKey:)-9nske``) use
+/// ``edit(_:setting:at:path:options:)`` when the file's format conforms; a format that does not is
+/// written by parsing the file, setting the key in the tree and serializing the whole tree (comments are
+/// lost).
 ///
 /// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#EditableFormat -->
 /// ```swift

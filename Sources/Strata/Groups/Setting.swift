@@ -179,7 +179,7 @@ public struct Setting<Value: Sendable>: Sendable {
   /// handle a refusal at the call site (a test, a preview, a toggle): a read-only setting, a value that
   /// fails validation or a write that fails keeps the running value and is reported in
   /// ``SettingsStore/diagnostics``. Use `try server.$port.set(9000)` to handle the error, and
-  /// ``SettingsStore/setValue(_:forKey:)`` for a key known only at run time.
+  /// ``SettingsStore/setValue(_:forKey:)-9nske`` for a key known only at run time.
   @inlinable
   public static subscript<Group: SettingsGroup>(
     _enclosingInstance group: Group,

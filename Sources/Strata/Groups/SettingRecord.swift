@@ -92,7 +92,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   /// `try server.$port.set(9000)`. Assigning the property (`server.port = 9000`) writes the same way but
   /// cannot throw: a refused or failed write keeps the running value and is reported in
   /// ``SettingsStore/diagnostics``. For a key known only at run time, use
-  /// ``SettingsStore/setValue(_:forKey:)``, which also has an `async` form for async code.
+  /// ``SettingsStore/setValue(_:forKey:)-9nske``, which also has an `async` form for async code.
   ///
   /// A value the write target holds already writes nothing (compared by type: `"8080"` in an INI file
   /// is 8080); a value only a higher layer (the command line) supplies is written, so that it stays

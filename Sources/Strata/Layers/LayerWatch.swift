@@ -89,7 +89,7 @@ public final class LayerWatch: Sendable {
   public var paths: [String] { state.withLock { $0.paths } }
 
   /// Calls `body` with the paths now, and again whenever they change.
-  public func observePaths(_ body: @escaping @Sendable ([String]) -> Void) {
+  func observePaths(_ body: @escaping @Sendable ([String]) -> Void) {
     let paths = state.withLock { state in
       state.observers.append(body)
       return state.paths

@@ -1,7 +1,7 @@
 /// Writes: to the runtime layer or the user's file, with `.readOnly` and validation enforced.
 ///
 /// The library's three ways to write (assigning a property, ``SettingRecord/set(_:)``,
-/// ``SettingsStore/setValue(_:forKey:)``) all end here; these untyped forms are internal.
+/// ``SettingsStore/setValue(_:forKey:)-9nske``) all end here; these untyped forms are internal.
 extension SettingsStore {
   /// Sets a runtime value (the highest layer) and publishes it; returns once it is published and
   /// announced.
