@@ -81,17 +81,31 @@ func isPath(_ path: String, inside directory: String) -> Bool {
 func hasParentComponent(_ path: String) -> Bool {
   var path = path
   return path.withUTF8 { bytes in
-    var start = 0
-    while start < bytes.count {
-      var end = start
-      while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-      if end - start == 2 && bytes[start] == UInt8(ascii: ".") && bytes[start + 1] == UInt8(ascii: ".") {
-        return true
-      }
-      start = end + 1
+    var found = false
+    forEachComponent(of: bytes) { part in
+      found = isParentComponent(part, in: bytes)
+      return !found
     }
-    return false
+    return found
   }
+}
+
+/// Calls `body` with the range of each component of `bytes` (the runs between `/` bytes, empty ones
+/// included), in order, until it returns `false`.
+private func forEachComponent(of bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Bool) {
+  var start = 0
+  while start < bytes.count {
+    var end = start
+    while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+    guard body(start..<end) else { return }
+    start = end + 1
+  }
+}
+
+/// Whether the component `part` of `bytes` is `..`.
+private func isParentComponent(_ part: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  part.count == 2 && bytes[part.lowerBound] == UInt8(ascii: ".")
+    && bytes[part.lowerBound + 1] == UInt8(ascii: ".")
 }
 
 /// `path` with `.` components and doubled slashes dropped and `..` resolved lexically (a leading `..`
@@ -105,21 +119,17 @@ func normalizedPath(_ path: String) -> String {
     let dot = UInt8(ascii: ".")
     // The kept components, as ranges of `bytes`.
     var parts: [Range<Int>] = []
-    var start = 0
-    while start < bytes.count {
-      var end = start
-      while end < bytes.count && bytes[end] != slash { end += 1 }
-      let length = end - start
-      if length == 0 || (length == 1 && bytes[start] == dot) {
+    forEachComponent(of: bytes) { part in
+      let start = part.lowerBound
+      if part.isEmpty || (part.count == 1 && bytes[start] == dot) {
         // An empty or `.` component.
-      } else if length == 2 && bytes[start] == dot && bytes[start + 1] == dot, let last = parts.last,
-        !(last.count == 2 && bytes[last.lowerBound] == dot && bytes[last.lowerBound + 1] == dot)
+      } else if isParentComponent(part, in: bytes), let last = parts.last, !isParentComponent(last, in: bytes)
       {
         parts.removeLast()
       } else {
-        parts.append(start..<end)
+        parts.append(part)
       }
-      start = end + 1
+      return true
     }
     let isAbsolute = bytes.first == slash
     var capacity = isAbsolute ? 1 : 0
