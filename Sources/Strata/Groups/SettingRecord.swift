@@ -79,10 +79,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
 
   /// Drops the cached value, so the next read decodes it again.
   func purgeCache() {
-    box.state.withLock { state in
-      state.generation = -1
-      box.publishCache(state)
-    }
+    box.withState { state in state.generation = -1 }
   }
 
   /// Writes a value to the store's ``SettingsStore/writeTarget`` and publishes it; returns once it is

@@ -2,6 +2,18 @@
 /// first, the first that converts and validates, else the default; a required setting without one has
 /// no value.
 extension SettingBox {
+  /// A setting's value for a snapshot, and how it was found.
+  struct Resolution {
+    /// `nil` when no layer has a usable value and there is no default (a missing required setting).
+    var value: Value?
+    var origin: Origin
+    var diagnostics: [Diagnostic]
+    /// Why the effective value (the highest layer's) was rejected, if it was.
+    var rejectedTop: StrataError?
+    /// The candidates looked at, highest first, with why each rejected one was.
+    var candidates: [(value: SettingValue, rejection: String?)] = []
+  }
+
   /// The value, origin and problems for a snapshot: the effective value if it converts and validates,
   /// else the next lower layer's, else the default (none for a required setting: an error).
   func resolve(in snapshot: Snapshot, key: String) -> Resolution {

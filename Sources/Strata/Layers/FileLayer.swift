@@ -218,7 +218,7 @@ public struct FileLayer: Layer {
       }
       var document = Document(path: path, root: .emptyTable(origin: .file(path: path, line: 0, column: 0)))
       var spans: MemberSpans?
-      if !Self.isBlank(bytes) {
+      if !isBlankDocument(bytes) {
         do {
           if cache == nil {
             document = try format.parse(bytes, path: path, options: options)
@@ -268,13 +268,6 @@ public struct FileLayer: Layer {
       return spliced
     }
     return try format.parseRecordingSpans(bytes, path: path, options: options)
-  }
-
-  /// Whether a file holds nothing but blanks and line breaks (after a byte-order mark): an empty
-  /// layer in every format, as a zero-byte file is, not a JSON or plist syntax error.
-  static func isBlank(_ bytes: [UInt8]) -> Bool {
-    let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-    return body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
   }
 
   private static func append(_ document: Document, to contents: inout LayerContents) {

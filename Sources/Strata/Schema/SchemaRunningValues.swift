@@ -38,7 +38,7 @@ package final class SchemaRunningValues: Sendable {
   package var keptValues: [String: SettingValue] {
     var kept: [String: SettingValue] = [:]
     for box in boxes {
-      let held: SettingValue? = box.state.withLock { state in
+      let held: SettingValue? = box.readState { state in
         state.isHoldingLastGood ? state.value ?? nil : nil
       }
       if let held { kept[box.key] = held }

@@ -138,12 +138,3 @@ extension SettingsStore {
     state.withLock { $0.contents[index]?.paths ?? [] }
   }
 }
-
-/// `path` made absolute against the current directory.
-func absolutePath(_ path: String) -> String {
-  guard !path.hasPrefix("/") else { return path }
-  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-  guard getcwd(&buffer, buffer.count) != nil else { return path }
-  let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  return joinPath(directory, path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
-}

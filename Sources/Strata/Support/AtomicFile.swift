@@ -17,7 +17,7 @@ enum AtomicFile {
     throws(StrataError)
   {
     let directory = directoryPart(of: path)
-    let name = lastComponent(of: path)
+    let name = String(lastComponent(of: path))
     removeAbandonedTemporaries(of: name, in: directory)
     var info = stat()
     let exists = stat(path, &info) == 0

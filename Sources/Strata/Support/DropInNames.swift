@@ -9,7 +9,7 @@ enum DropInNames {
   /// Whether `name` (a file name, not a path) is a drop-in with one of `extensions` (lower case, no dot).
   static func shouldLoad(_ name: String, extensions: [String]) -> Bool {
     guard let first = name.first, first != ".", first != "#", name.last != "~" else { return false }
-    guard let ext = Formats.fileExtension(of: name) else { return false }
+    guard let ext = fileExtension(of: name) else { return false }
     return extensions.contains(ext)
   }
 

@@ -1,6 +1,7 @@
 import Glibc
 
-/// The few file-system questions the layers ask, through Glibc.
+/// The one place that asks the disk about paths (the few questions the layers, the writer, the watcher
+/// and the INI includes ask); path arithmetic, which never asks it, is in `Paths.swift`.
 enum FileSystem {
   /// What is at a path, without following a final symlink.
   enum Entry: Equatable {
@@ -57,16 +58,30 @@ enum FileSystem {
   /// - Returns: `nil` when the directory does not exist.
   /// - Throws: `unreadable` when it exists but cannot be listed.
   static func contents(ofDirectory path: String, reportedAs: String) throws(StrataError) -> [String]? {
-    guard let dir = opendir(path) else {
-      let code = errno
-      if code == ENOENT { return nil }
-      if code == ENOTDIR {
+    do {
+      return try names(inDirectory: path)
+    } catch {
+      if error.code == ENOENT { return nil }
+      if error.code == ENOTDIR {
         throw StrataError(.unreadable, "is not a directory", path: reportedAs)
       }
-      let reason = code == EACCES ? ": " + FilePermissions.accessDenied(path) : ""
+      let reason = error.code == EACCES ? ": " + FilePermissions.accessDenied(path) : ""
       throw StrataError(
-        .unreadable, "cannot list directory: \(FileReader.describe(errno: code))\(reason)", path: reportedAs)
+        .unreadable, "cannot list directory: \(FileReader.describe(errno: error.code))\(reason)",
+        path: reportedAs)
     }
+  }
+
+  /// Why a directory could not be listed: the `errno` of `opendir`.
+  struct ListingFailure: Error, Equatable {
+    var code: Int32
+  }
+
+  /// The names in a directory (without `.` and `..`), in the order the directory gives them.
+  /// - Throws: the `errno` of `opendir` when the directory cannot be opened (`ENOENT` when it does not
+  ///   exist), for callers that word the failure their own way.
+  static func names(inDirectory path: String) throws(ListingFailure) -> [String] {
+    guard let dir = opendir(path) else { throw ListingFailure(code: errno) }
     defer { closedir(dir) }
     var names: [String] = []
     while let entry = readdir(dir) {
@@ -77,22 +92,22 @@ enum FileSystem {
     }
     return names
   }
-}
 
-/// Joins a directory and a name with exactly one `/`.
-func joinPath(_ directory: String, _ name: String) -> String {
-  if directory.isEmpty { return name }
-  return directory.hasSuffix("/") ? directory + name : directory + "/" + name
-}
+  /// The real path of an existing file or directory (symlinks, `.` and `..` resolved; the empty path
+  /// is the current directory), or `nil`.
+  static func realPath(_ path: String) -> String? {
+    guard let real = realpath(path.isEmpty ? "." : path, nil) else { return nil }
+    defer { free(real) }
+    return String(cString: real)
+  }
 
-/// The directory part of a path (`/etc/demo` for `/etc/demo/demo.ini`, `.` for `demo.ini`).
-func directoryPart(of path: String) -> String {
-  guard let slash = path.lastIndex(of: "/") else { return "." }
-  return slash == path.startIndex ? "/" : String(path[..<slash])
-}
-
-/// The last component of a path.
-func lastComponent(of path: String) -> String {
-  guard let slash = path.lastIndex(of: "/") else { return path }
-  return String(path[path.index(after: slash)...])
+  /// `path` made absolute against the current directory (a leading `./` dropped); `path` itself when it
+  /// is absolute already, or when the current directory cannot be named (removed, or not searchable).
+  static func absolutePath(_ path: String) -> String {
+    guard !path.hasPrefix("/") else { return path }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return path }
+    let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return joinPath(directory, path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+  }
 }

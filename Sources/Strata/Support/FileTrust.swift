@@ -53,11 +53,11 @@ struct FileTrust: Sendable {
     // real problem with a link to /dev/zero (and `chmod o-w` through that link would change the device).
     let type = info.st_mode & S_IFMT
     guard type == S_IFREG || type == S_IFDIR else { return nil }
-    let top = INIParseSession.normalize(Self.absolute(resolvePath("/")))
-    let written = Self.absolute(resolved)
-    let lexical = INIParseSession.normalize(written)
+    let top = normalizedPath(FileSystem.absolutePath(resolvePath("/")))
+    let written = FileSystem.absolutePath(resolved)
+    let lexical = normalizedPath(written)
     var disk = lexical
-    var shown = INIParseSession.normalize(Self.absolute(path))
+    var shown = normalizedPath(FileSystem.absolutePath(path))
     var isFirst = true
     // Whether every entry from the file up to `/` was seen by `lstat` and none is a link.
     var noLinks = true
@@ -68,28 +68,29 @@ struct FileTrust: Sendable {
       case .safe(isLink: false): break
       }
       isFirst = false
-      if disk == top || disk == "/" || shown == "/" { break }
-      disk = INIParseSession.directory(of: disk)
-      shown = INIParseSession.directory(of: shown)
+      // `.`: the path stayed relative (the current directory has no name); nothing is above it.
+      if disk == top || disk == "/" || shown == "/" || disk == "." { break }
+      disk = directoryPart(of: disk)
+      shown = directoryPart(of: shown)
     }
     // Above the root prefix (`--root`) only whether each entry is a link matters, to skip `realpath`.
-    while noLinks && disk != "/" {
-      disk = INIParseSession.directory(of: disk)
+    while noLinks && disk != "/" && disk != "." {
+      disk = directoryPart(of: disk)
       if isLink(disk) != false { noLinks = false }
     }
     // `realpath` resolves links and `..`; with neither on the way, it is the lexical path, and no other
     // directory is involved. `..` is resolved by the kernel after the links before it, so it needs
     // `realpath` even when no entry of the lexical path is a link.
-    if noLinks && !Self.hasParentComponent(written) { return nil }
+    if noLinks && !hasParentComponent(written) { return nil }
     // A link on the way leads to other directories, which must be as safe.
-    guard let real = INIParseSession.realPath(resolved), real != lexical else { return nil }
-    var directory = INIParseSession.directory(of: real)
+    guard let real = FileSystem.realPath(resolved), real != lexical else { return nil }
+    var directory = directoryPart(of: real)
     while true {
       if case .unsafe(let problem) = entry(directory, shown: directory, file: path, euid: euid) {
         return problem
       }
       if directory == "/" { return nil }
-      directory = INIParseSession.directory(of: directory)
+      directory = directoryPart(of: directory)
     }
   }
 
@@ -171,27 +172,6 @@ struct FileTrust: Sendable {
           + "this process's", fix: "chmod g-w \(disk)")
     }
     return nil
-  }
-
-  /// Whether `path` has a `..` component.
-  private static func hasParentComponent(_ path: String) -> Bool {
-    var path = path
-    return path.withUTF8 { bytes in
-      var start = 0
-      while start < bytes.count {
-        var end = start
-        while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-        if end - start == 2 && bytes[start] == UInt8(ascii: ".") && bytes[start + 1] == UInt8(ascii: ".") {
-          return true
-        }
-        start = end + 1
-      }
-      return false
-    }
-  }
-
-  private static func absolute(_ path: String) -> String {
-    path.hasPrefix("/") ? path : (INIParseSession.realPath(".") ?? "") + "/" + path
   }
 }
 

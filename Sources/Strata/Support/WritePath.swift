@@ -12,7 +12,7 @@ enum WritePath {
       guard FileSystem.entry(at: current) == .symlink, let target = FileSystem.symlinkTarget(current) else {
         return current
       }
-      current = target.hasPrefix("/") ? target : joinPath(directoryPart(of: current), target)
+      current = joinRelative(directoryPart(of: current), target)
     }
     throw StrataError(.writeFailed, "too many levels of symbolic links", path: reportedAs)
   }

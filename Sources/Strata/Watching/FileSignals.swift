@@ -58,7 +58,7 @@ final class FileSignals: Sendable {
     watch.observePaths { [weak self] paths in
       guard let self else { return }
       var reportedByReal: [String: String] = [:]
-      for path in paths { reportedByReal[absolutePath(resolvePath(path))] = path }
+      for path in paths { reportedByReal[FileSystem.absolutePath(resolvePath(path))] = path }
       let present = state.withLock { state in
         state.subscribers[id]?.reportedByReal = reportedByReal
         return state.subscribers[id] != nil

@@ -33,7 +33,7 @@ import Testing
 
   @Test func theStateAndItsMutexShareOneAllocation() {
     let settings = Plain(store: .inMemory())
-    let storage = box(settings.$port).state.storage
+    let storage = box(settings.$port).lockedState.storage
     let start = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
     let end = start + UInt(allocatedBytes(storage))
     let (state, mutex) = storage.withUnsafeMutablePointers { (UInt(bitPattern: $0), UInt(bitPattern: $1)) }
@@ -43,7 +43,7 @@ import Testing
     // The box refers to it by one word.
     #expect(MemoryLayout<Locked<SettingBox<Int>.State>>.size == MemoryLayout<UnsafeRawPointer>.size)
     // The lock still works through it.
-    #expect(box(settings.$port).state.withLock { $0.key } == "plain.port")
+    #expect(box(settings.$port).readState { $0.key } == "plain.port")
   }
 
   /// The bytes an instance of a class asks malloc for: the instance size in its class metadata, which on
@@ -73,7 +73,7 @@ import Testing
     let alignment = MemoryLayout<pthread_mutex_t>.alignment
     let storageBytes = (header + alignment - 1) / alignment * alignment + MemoryLayout<pthread_mutex_t>.stride
     #expect((1...168).contains(storageBytes))
-    #expect(allocatedBytes(box(settings.$port).state.storage) >= storageBytes)
+    #expect(allocatedBytes(box(settings.$port).lockedState.storage) >= storageBytes)
   }
 
   final class Renamed: SettingsGroup, @unchecked Sendable {
@@ -83,10 +83,10 @@ import Testing
 
   @Test func onlyARenamedSettingKeepsOldKeysInItsRareState() {
     let settings = Renamed(store: .inMemory())
-    #expect(box(settings.$port).state.withLock { $0.rare?.aliases } == ["renamedfootprint.oldPort"])
+    #expect(box(settings.$port).readState { $0.rare?.aliases } == ["renamedfootprint.oldPort"])
     #expect(settings.$port.aliases == ["renamedfootprint.oldPort"])
     let plain = Plain(store: .inMemory())
-    #expect(box(plain.$port).state.withLock { $0.rare == nil && $0.aliases.isEmpty })
+    #expect(box(plain.$port).readState { $0.rare == nil && $0.aliases.isEmpty })
   }
 
   @Test func theBoxHoldsItsStoreThroughTheReadCacheAndLetsItGo() {
@@ -146,13 +146,13 @@ import Testing
 
   @Test func aSettingNobodyListensToHasNoRareState() throws {
     let settings = Plain(store: .inMemory(try parse("[plain]\nport = 9000\n", as: INIFormat()).root))
-    #expect(box(settings.$port).state.withLock { $0.rare == nil && $0.value == 9000 })
+    #expect(box(settings.$port).readState { $0.rare == nil && $0.value == 9000 })
     _ = settings.$port.changes
-    #expect(box(settings.$port).state.withLock { $0.rare != nil })
+    #expect(box(settings.$port).readState { $0.rare != nil })
     // A typed read through the group is an observable read: it installs the Observation hook there.
-    #expect(box(settings.$maxConnections).state.withLock { $0.rare == nil })
+    #expect(box(settings.$maxConnections).readState { $0.rare == nil })
     #expect(settings.maxConnections == 10)
-    #expect(box(settings.$maxConnections).state.withLock { $0.rare?.observe != nil })
+    #expect(box(settings.$maxConnections).readState { $0.rare?.observe != nil })
   }
 
   @Test func aRejectedEditMakesTheRareStateAndStillReportsIt() throws {
@@ -165,11 +165,11 @@ import Testing
     try write("[plain]\nport = nine\n", to: dir + "/app.ini")
     store.reload()
     #expect(settings.port == 9000)  // the running value is kept
-    #expect(box(settings.$port).state.withLock { $0.rejection != nil && $0.isHoldingLastGood })
+    #expect(box(settings.$port).readState { $0.rejection != nil && $0.isHoldingLastGood })
     try write("[plain]\nport = 9001\n", to: dir + "/app.ini")
     store.reload()
     #expect(settings.port == 9001)
-    #expect(box(settings.$port).state.withLock { $0.rejection == nil && !$0.isHoldingLastGood })
+    #expect(box(settings.$port).readState { $0.rejection == nil && !$0.isHoldingLastGood })
   }
 
   @Test func onlyADeclarationThatSaysMoreKeepsItOutOfLine() {

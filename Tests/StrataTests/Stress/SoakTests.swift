@@ -71,8 +71,8 @@ final class SoakedSettings: SettingsGroup, @unchecked Sendable {
         await draining.value
       }
       #expect(settings.value == cycles / 10 * 10)
-      #expect(settings.$value.box.state.withLock { $0.continuations.count } == 0)
-      #expect(settings.$name.box.state.withLock { $0.continuations.count } == 0)
+      #expect(settings.$value.box.readState { $0.continuations.count } == 0)
+      #expect(settings.$name.box.readState { $0.continuations.count } == 0)
       #expect(store.state.withLock { $0.eventContinuations.count } == 0)
       #expect(store.state.withLock { $0.registry.allBoxes.count } == registered)
     }

@@ -182,6 +182,26 @@ struct INIIncludeTests {
     #expect(error.message.contains("outside the configuration's directories (/etc/demo)"))
   }
 
+  /// A main file named without a directory (`main.ini`, as `config-dump main.ini` names it) lies in the
+  /// current directory, `.`: its includes resolve there and stay inside it, and the refusal names it.
+  @Test func aBareNamedFileIncludesFromTheCurrentDirectory() throws {
+    try withTemporaryDirectory { root in
+      try write("a = 1\n!include extra.ini\n", to: root + "/work/main.ini")
+      try write("b = 2\n", to: root + "/work/extra.ini")
+      try write("c = 3\n!include ../outside.ini\n", to: root + "/work/escape.ini")
+      try write("secret = 1\n", to: root + "/outside.ini")
+      // Relative paths are read under `root/work`, as if it were the current directory.
+      let options = ParseOptions(resolvePath: { $0.hasPrefix("/") ? root + $0 : root + "/work/" + $0 })
+      let document = try #require(try Formats.load(path: "main.ini", options: options))
+      #expect(iniString(document, "b") == "2")
+      #expect(document.includedFiles == ["extra.ini"])
+      let error = #expect(throws: StrataError.self) { try Formats.load(path: "escape.ini", options: options) }
+      #expect(error?.code == .includeOutsideTree)
+      #expect(
+        error?.message.contains("'../outside.ini' is outside the configuration's directories (.)") == true)
+    }
+  }
+
   @Test func aLinkThatPointsOutOfTheTreeIsRefused() throws {
     try withTemporaryDirectory { root in
       try write("a = 1\n!include link.ini\n", to: root + "/etc/demo/main.ini")
