@@ -10,9 +10,7 @@ public enum AllocationSize {
       return malloc_size(pointer)
     #elseif canImport(Glibc) || canImport(Musl) || canImport(Android)
       typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size") else {
-        return nil
-      }
+      guard let symbol = DynamicSymbol.address(of: "malloc_usable_size") else { return nil }
       return unsafeBitCast(symbol, to: UsableSize.self)(UnsafeMutableRawPointer(mutating: pointer))
     #else
       return nil

@@ -6,7 +6,7 @@
 ///
 /// The corresponding C functions are `pthread_mutex_*` and `pthread_cond_*` (`<pthread.h>`, the same on
 /// every platform here).
-public final class ConditionLock<State>: @unchecked Sendable {
+public final class ConditionLock<State: Sendable>: @unchecked Sendable {
   // @unchecked: `state` is read and written only with `mutex` held (`withLock`, `wait`); `condition`
   // is used only with `mutex`. All three are allocated in init and freed in deinit; pointers, not stored
   // `var`s, because a stored property passed `inout` from several threads is an access race for TSan.

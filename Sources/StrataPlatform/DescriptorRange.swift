@@ -9,7 +9,7 @@ public enum DescriptorRange {
   public static func closeAll(from first: CInt) {
     #if canImport(Glibc)
       typealias CloseFrom = @convention(c) (CInt) -> Void
-      if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "closefrom") {
+      if let symbol = DynamicSymbol.address(of: "closefrom") {
         unsafeBitCast(symbol, to: CloseFrom.self)(first)
         return
       }

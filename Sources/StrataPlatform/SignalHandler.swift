@@ -4,8 +4,10 @@ public enum SignalHandler {
   /// The C function a handler is: it may do only async-signal-safe things (one `write`, say).
   public typealias Function = @convention(c) (CInt) -> Void
 
-  /// Installs `handler` for `signal` with `SA_RESTART` and an empty mask, then unblocks `signal` on
-  /// the calling thread (a parent may have blocked it; the mask is inherited through `exec`).
+  /// Installs `handler` for `signal` with an empty mask, then unblocks `signal` on the calling thread
+  /// (a parent may have blocked it; the mask is inherited through `exec`).
+  /// - Parameter restartingCalls: whether a system call the signal interrupts restarts by itself
+  ///   (`SA_RESTART`) rather than failing with `EINTR`.
   /// - Returns: `false` when `sigaction` failed (an invalid signal, or `SIGKILL`/`SIGSTOP`).
   ///
   /// The corresponding C functions are `sigaction`, `sigemptyset`, `sigaddset` (`<signal.h>`) and
@@ -13,7 +15,7 @@ public enum SignalHandler {
   /// `__sigaction_u.__sa_handler` on Darwin (`<sys/signal.h>`), `__sigaction_handler.sa_handler` on
   /// glibc (`<bits/sigaction.h>`), `__sa_handler.sa_handler` on musl (`<signal.h>`) and `sa_handler` on
   /// Bionic (an anonymous union in `<bits/signal_types.h>`).
-  public static func install(_ signal: CInt, _ handler: Function) -> Bool {
+  public static func install(_ signal: CInt, restartingCalls: Bool = true, _ handler: Function) -> Bool {
     var action = sigaction()
     #if canImport(Darwin)
       action.__sigaction_u.__sa_handler = handler
@@ -24,7 +26,7 @@ public enum SignalHandler {
     #else
       action.sa_handler = handler
     #endif
-    action.sa_flags = SA_RESTART
+    action.sa_flags = restartingCalls ? SA_RESTART : 0
     sigemptyset(&action.sa_mask)
     guard sigaction(signal, &action, nil) == 0 else { return false }
     unblock(signal)

@@ -57,6 +57,12 @@ public enum Syscall {
     retryingInterrupts { cPoll(fds, nfds_t(count), timeout) }
   }
 
+  /// Sends `signal` to process `pid`; 0, or -1 with `errno` set.
+  ///
+  /// The corresponding C function is `kill` (`<signal.h>` on every platform).
+  @discardableResult
+  public static func kill(_ pid: pid_t, _ signal: CInt) -> CInt { cKill(pid, signal) }
+
   /// Closes `fd`; an interrupted `close` is not retried (the descriptor is released either way on
   /// Linux and Darwin, and a retry could close one another thread just opened).
   ///
@@ -76,3 +82,4 @@ private func cPoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeo
   poll(fds, count, timeout)
 }
 private func cClose(_ fd: CInt) -> CInt { close(fd) }
+private func cKill(_ pid: pid_t, _ signal: CInt) -> CInt { kill(pid, signal) }
