@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// The one place that asks the disk about paths (the few questions the layers, the writer, the watcher
 /// and the INI includes ask); path arithmetic, which never asks it, is in `Paths.swift`.

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 @testable import Strata
@@ -10,7 +10,7 @@ import Testing
 /// Two ways: real limits, set in a child user namespace (whose `/proc/sys/user/max_inotify_*` its own
 /// root may lower, without touching the machine's), with the store running in `strata-stress-child`;
 /// and the errno injected through the `InotifySystem` seam into a store running in this process.
-@Suite struct InotifyLimitTests {
+@Suite(.linuxOnly("inotify, and user namespaces (unshare) for its limits")) struct InotifyLimitTests {
   /// Whether this machine lets us create a user namespace and lower its inotify limits.
   static func userNamespacesWork() async -> Bool {
     let script = "echo 0 > /proc/sys/user/max_inotify_watches"

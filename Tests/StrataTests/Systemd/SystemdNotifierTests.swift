@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 @testable import Strata
@@ -17,7 +17,8 @@ import Testing
     }
   }
 
-  @Test func reloadingCarriesTheMonotonicClockToAnAbstractSocket() async throws {
+  @Test(.linuxOnly("abstract socket names"))
+  func reloadingCarriesTheMonotonicClockToAnAbstractSocket() async throws {
     let systemd = try NotifySocket(path: nil)
     let notifier = SystemdNotifier(socketPath: systemd.address)
     var before = timespec()
@@ -35,6 +36,15 @@ import Testing
     #expect(!notifier.isEnabled)
     #expect(!notifier.ready())
     #expect(!SystemdNotifier(socketPath: "").isEnabled)
+  }
+
+  /// Outside systemd (no `NOTIFY_SOCKET`: a developer's laptop, a container) the notifier is off and
+  /// every call does nothing; under systemd it is on. Whichever this run is, `init()` must agree.
+  @Test func theNotifierIsOnExactlyWhenTheEnvironmentNamesASocket() {
+    let socket = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] ?? ""
+    let notifier = SystemdNotifier()
+    #expect(notifier.isEnabled == !socket.isEmpty)
+    if socket.isEmpty { #expect(!notifier.status("not sent")) }
   }
 
   @Test func aValueCannotStartAFieldOrCarryANul() async throws {
