@@ -27,10 +27,14 @@ let package = Package(
     .trait(name: "Inotify", description: "File events through inotify on Linux (else stat polling)."),
   ],
   targets: [
-    .target(name: "Strata", swiftSettings: swiftSettings),
+    // The one platform layer: the C library import chain and the calls spelled differently per system.
+    // Not a product: Strata imports it internally (Locked's inlinable read path publicly, see there).
+    .target(name: "StrataPlatform", swiftSettings: swiftSettings),
+    .target(name: "Strata", dependencies: ["StrataPlatform"], swiftSettings: swiftSettings),
     // The conformance kit for sources: no test framework, failures are values.
     .target(name: "StrataTesting", dependencies: ["Strata"], swiftSettings: swiftSettings),
-    .executableTarget(name: "config-dump", dependencies: ["Strata"], swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "config-dump", dependencies: ["Strata", "StrataPlatform"], swiftSettings: swiftSettings),
     .executableTarget(
       name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample",
       swiftSettings: swiftSettings),
@@ -43,12 +47,12 @@ let package = Package(
       swiftSettings: swiftSettings),
     // A helper process for the stress tests only (killed mid-write, run under inotify limits, soaked).
     .executableTarget(
-      name: "strata-stress-child", dependencies: ["Strata"], path: "Tests/StressChild",
+      name: "strata-stress-child", dependencies: ["Strata", "StrataPlatform"], path: "Tests/StressChild",
       swiftSettings: swiftSettings),
     .testTarget(
       name: "StrataTests",
       dependencies: [
-        "Strata", "StrataTesting", "config-dump", "settings-example", "hot-reload-server",
+        "Strata", "StrataPlatform", "StrataTesting", "config-dump", "settings-example", "hot-reload-server",
         "strata-stress-child", "quick-start",
       ],
       exclude: ["Formats/INI/RealWorld"],

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// A parsed file's path and bytes, kept by the string values that are slices of them
 /// (``SettingValue``'s `text` storage): one object per file, so a value holds one reference where it

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import Strata
+import StrataPlatform
 
 /// Loads what the arguments name and prints it; returns the exit status.
 struct DumpCommand {

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// The two questions `config-dump` asks of a path before loading anything.
 enum PathChecks {

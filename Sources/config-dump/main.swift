@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import Strata
+import StrataPlatform
 
 /// The exit statuses `--help` documents.
 enum ExitStatus: Int32 {
@@ -12,17 +12,8 @@ enum ExitStatus: Int32 {
 
 /// Writes all of `text` to a file descriptor (unbuffered, so stdout and stderr interleave in order).
 func write(_ text: String, to fd: Int32) {
-  var bytes = Array(text.utf8)[...]
-  while !bytes.isEmpty {
-    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-    if written < 0 {
-      if errno == EINTR { continue }
-      // A closed pipe (`config-dump | head`): nothing more can be said, and a watch has no reader left.
-      if errno == EPIPE && fd == STDOUT_FILENO { exit(0) }
-      return
-    }
-    bytes = bytes.dropFirst(written)
-  }
+  // A closed pipe (`config-dump | head`): nothing more can be said, and a watch has no reader left.
+  if !Syscall.writeAll(fd, text) && errno == EPIPE && fd == STDOUT_FILENO { exit(0) }
 }
 
 func writeError(_ text: String) { write(text, to: STDERR_FILENO) }

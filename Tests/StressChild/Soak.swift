@@ -1,5 +1,5 @@
-import Glibc
 import Strata
+import StrataPlatform
 
 final class SoakSettings: SettingsGroup, @unchecked Sendable {
   override class var section: String { "soak" }
@@ -40,7 +40,7 @@ func writeFile(_ text: String, to path: String) {
   guard fd >= 0 else { return }
   defer { close(fd) }
   let bytes = Array(text.utf8)
-  _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+  _ = bytes.withUnsafeBytes { Syscall.writeAll(fd, $0) }
 }
 
 /// Reload cycles (each a real change), stream subscriptions opened and cancelled (typed changes,

@@ -1,5 +1,5 @@
-import Glibc
 import Strata
+import StrataPlatform
 
 /// One write's worth of data: the fields check each other, so a torn or truncated file shows.
 struct StressRecord: Codable, Sendable, Equatable {

@@ -5,24 +5,18 @@
 //   strata-stress-child soak DIR RELOADS SUBS   reload and subscribe in cycles; print RSS and fd counts
 //   strata-stress-child watch FILE              run the store's watcher; print events and values
 //   strata-stress-child fallback                read two groups made without a store
-import Glibc
+//   strata-stress-child close-from [fallback]   close descriptors from one up; print which are open
+import StrataPlatform
 
 /// Writes a line to standard output at once (no buffering: the parent may kill us any time).
 func say(_ line: String) {
-  var bytes = Array((line + "\n").utf8)[...]
-  while !bytes.isEmpty {
-    let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-    if written < 0 {
-      if errno == EINTR { continue }
-      return
-    }
-    bytes = bytes.dropFirst(written)
-  }
+  Syscall.writeAll(STDOUT_FILENO, line + "\n")
 }
 
 func usageError() -> Never {
   say(
-    "usage: strata-stress-child write FILE [COUNT] | soak DIR RELOADS SUBSCRIPTIONS | watch FILE | fallback")
+    "usage: strata-stress-child write FILE [COUNT] | soak DIR RELOADS SUBSCRIPTIONS | watch FILE | fallback"
+      + " | close-from [fallback]")
   exit(2)
 }
 
@@ -31,16 +25,10 @@ func usageError() -> Never {
 /// (`PR_SET_PDEATHSIG` would fire when the spawning *thread* ends, and the test's pool threads come and go).
 func exitWhenOrphaned() {
   let parent = getppid()
-  guard let argument = UnsafeMutableRawPointer(bitPattern: Int(parent)) else { return }
-  var thread = pthread_t()
-  let started = pthread_create(
-    &thread, nil,
-    { argument in
-      let parent = pid_t(truncatingIfNeeded: Int(bitPattern: argument))
-      while getppid() == parent { usleep(100_000) }
-      _exit(0)
-    }, argument)
-  if started == 0 { pthread_detach(thread) }
+  _ = DetachedThread.start {
+    while getppid() == parent { usleep(100_000) }
+    _exit(0)
+  }
 }
 
 exitWhenOrphaned()
@@ -55,6 +43,8 @@ case "watch" where arguments.count == 2:
   await runWatcher(file: arguments[1])
 case "fallback" where arguments.count == 1:
   runFallback()
+case "close-from" where arguments.count <= 2:
+  runCloseFrom(fallback: arguments.count == 2 && arguments[1] == "fallback")
 default:
   usageError()
 }

@@ -1,5 +1,5 @@
 #if DEBUG
-  import Glibc
+  import StrataPlatform
 #endif
 
 /// The store a group binds to when it is made without `store:` and no ``SettingsStore/current`` is
@@ -42,14 +42,7 @@ enum FallbackStore {
   static func warnOnFirstRead(_ typeName: String) {
     #if DEBUG
       guard firstWarning(for: typeName) else { return }
-      let line = Array("Strata: warning: \(message(for: typeName))\n".utf8)
-      var written = 0
-      while written < line.count {
-        let count = line[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return }
-        written += count
-      }
+      Syscall.writeAll(STDERR_FILENO, "Strata: warning: \(message(for: typeName))\n")
     #endif
   }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// The process environment as the kernel passed it, bytes and all: Foundation's view decodes invalid
 /// UTF-8 into U+FFFD without a word, and a configuration value must not change silently.
@@ -7,17 +7,13 @@ enum RawEnvironment {
   /// `prefix`.
   static func namesWithInvalidUTF8(prefix: String) -> Set<String> {
     var names: Set<String> = []
-    var entry = environ
-    while let pointer = entry.pointee {
-      let bytes = UnsafeBufferPointer(
-        start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+    ProcessEnvironment.forEachEntry { bytes in
       if let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
         String(validating: bytes[..<equals], as: UTF8.self)?.hasPrefix(prefix) == true,
         String(validating: bytes[(equals + 1)...], as: UTF8.self) == nil
       {
         names.insert(String(decoding: bytes[..<equals], as: UTF8.self))
       }
-      entry += 1
     }
     return names
   }

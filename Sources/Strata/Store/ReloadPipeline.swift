@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// A store's one serial reload pipeline: every piece of work that makes or announces a generation
 /// (reading the layers that signalled, building the snapshot, publishing it to the settings, emitting
@@ -14,10 +14,7 @@ import Glibc
 ///
 /// Nothing here runs on the watcher's thread: a watcher only signals (``SettingsStore/run(reloadOnHangup:notifying:onReady:)``
 /// hands the signal to the run loop's task, which drains).
-final class ReloadPipeline: @unchecked Sendable {
-  // @unchecked: `state` is read and written only with `mutex` held (`withLock`); `condition` is used
-  // only with `mutex`. All three are allocated once in init and freed in deinit (a pointer, not a stored
-  // `var`: a stored property passed `inout` from several threads is an access race for TSan).
+final class ReloadPipeline: Sendable {
   private struct State {
     var pending: PipelineWork?
     /// Tickets handed out; a ticket is the count of submissions when it was taken.
@@ -25,39 +22,13 @@ final class ReloadPipeline: @unchecked Sendable {
     /// Every ticket up to this one has had its work done.
     var completed: UInt64 = 0
     /// The thread draining now, if any.
-    var drainer: pthread_t?
+    var drainer: ThreadIdentity?
     /// Asynchronous submitters waiting for their ticket.
     var waiting: [(ticket: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
-  private let state: UnsafeMutablePointer<State>
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private let condition: UnsafeMutablePointer<pthread_cond_t>
-  init() {
-    state = .allocate(capacity: 1)
-    state.initialize(to: State())
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-    condition = .allocate(capacity: 1)
-    condition.initialize(to: pthread_cond_t())
-    pthread_cond_init(condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(condition)
-    condition.deallocate()
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-    state.deinitialize(count: 1)
-    state.deallocate()
-  }
-
-  private func withLock<T>(_ body: (inout State) -> T) -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return body(&state.pointee)
-  }
+  /// The state, and the condition the synchronous waiters block on until their ticket is completed.
+  private let lock = ConditionLock(State())
 
   /// Runs `work` in order after everything submitted before it, and returns once it is done (or at
   /// once, when called from the pipeline's own work: then it runs right after the current batch).
@@ -69,9 +40,7 @@ final class ReloadPipeline: @unchecked Sendable {
     case .drainer: drain(perform)
     case .reentrant: return
     case .waiter:
-      pthread_mutex_lock(mutex)
-      while state.pointee.completed < ticket { pthread_cond_wait(condition, mutex) }
-      pthread_mutex_unlock(mutex)
+      lock.wait(while: { $0.completed < ticket }) { _ in }
     }
   }
 
@@ -84,7 +53,7 @@ final class ReloadPipeline: @unchecked Sendable {
     case .reentrant: return
     case .waiter:
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let done = withLock { state in
+        let done = lock.withLock { state in
           if state.completed >= ticket { return true }
           state.waiting.append((ticket, continuation))
           return false
@@ -99,22 +68,22 @@ final class ReloadPipeline: @unchecked Sendable {
   }
 
   private func submit(_ work: PipelineWork) -> (UInt64, Role) {
-    let me = pthread_self()
-    return withLock { state in
+    let me = ThreadIdentity.current
+    return lock.withLock { state in
       state.pending = state.pending.map { $0.merged(with: work) } ?? work
       state.submitted += 1
       guard let drainer = state.drainer else {
         state.drainer = me
         return (state.submitted, .drainer)
       }
-      return (state.submitted, pthread_equal(drainer, me) != 0 ? .reentrant : .waiter)
+      return (state.submitted, drainer == me ? .reentrant : .waiter)
     }
   }
 
   /// Runs batches until nothing is pending, then lets the next caller drain.
   private func drain(_ perform: (PipelineWork) -> Void) {
     while true {
-      let batch = withLock { state -> (PipelineWork, UInt64)? in
+      let batch = lock.withLock { state -> (PipelineWork, UInt64)? in
         guard let work = state.pending else {
           state.drainer = nil
           return nil
@@ -124,9 +93,9 @@ final class ReloadPipeline: @unchecked Sendable {
       }
       guard let (work, through) = batch else { return }
       perform(work)
-      let resumed = withLock { state in
+      let resumed = lock.withLock { state in
         state.completed = through
-        pthread_cond_broadcast(condition)
+        lock.broadcast()
         let (done, still) = state.waiting.partitioned { $0.ticket <= through }
         state.waiting = still
         return done

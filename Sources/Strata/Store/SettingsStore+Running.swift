@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 extension SettingsStore {
   /// Listens to every layer's signals and reloads what changed, until the task is cancelled (shaped

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Replaces files atomically: a reader (or a crash) sees the old content or the new, never a mix, never
 /// an empty file.
@@ -48,16 +48,8 @@ enum AtomicFile {
       }
       // After fchown, which clears set-id bits.
       guard fchmod(fd, mode) == 0 else { throw failure("cannot set the file mode", errno, reportedAs) }
-      var offset = 0
-      while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { raw in
-          Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-        }
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw failure("cannot write", errno, reportedAs)
-        }
-        offset += written
+      guard bytes.withUnsafeBytes({ Syscall.writeAll(fd, $0) }) else {
+        throw failure("cannot write", errno, reportedAs)
       }
       guard fsync(fd) == 0 else { throw failure("cannot flush to disk", errno, reportedAs) }
     }
@@ -87,7 +79,7 @@ enum AtomicFile {
       var info = stat()
       guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
         flock(fd, LOCK_EX | LOCK_NB) == 0,
-        info.st_size > 0 || time(nil) - info.st_mtim.tv_sec > 60
+        info.st_size > 0 || time(nil) - info.modificationTime.tv_sec > 60
       else { continue }
       // Still the same file under that name: not renamed into place since it was opened.
       var current = stat()

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Comparisons of whole byte buffers, a machine word at a time.
 enum ByteComparison {

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Modes in messages (the checks before reading are ``FileTrust``'s).
 enum FilePermissions {

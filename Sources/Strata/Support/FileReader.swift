@@ -1,6 +1,6 @@
-import Glibc
+import StrataPlatform
 
-/// Reads whole files with a size limit, through Glibc, so that a huge or endless file is an error
+/// Reads whole files with a size limit, through the platform layer, so that a huge or endless file is an error
 /// rather than an out-of-memory.
 enum FileReader {
   /// Reads a regular file, and nothing else: a FIFO, a socket, a device (a link to `/dev/zero` or
@@ -49,9 +49,8 @@ enum FileReader {
       var failure: Int32?
       let chunk = [UInt8](unsafeUninitializedCapacity: request) { buffer, initialized in
         while initialized < buffer.count {
-          let count = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+          let count = Syscall.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
           if count < 0 {
-            if errno == EINTR { continue }
             failure = errno
             return
           }

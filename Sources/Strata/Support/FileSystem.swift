@@ -1,6 +1,6 @@
-import Glibc
+import StrataPlatform
 
-/// The few file-system questions the layers ask, through Glibc.
+/// The few file-system questions the layers ask, through the platform layer.
 enum FileSystem {
   /// What is at a path, without following a final symlink.
   enum Entry: Equatable {

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// What a layer requires of every file it reads (main files, drop-ins and their directory, INI
 /// `!include` files and `!includedir` directories), checked before the file is read.

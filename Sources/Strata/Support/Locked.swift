@@ -1,11 +1,9 @@
-public import Glibc
+// Public: `withLock` is inlined into the users' read path (`SettingBox.readIfPresent`), so the mutex
+// type and its calls must be visible there. No C type is named: `MutexPrimitive` wraps it.
+public import StrataPlatform
 
-/// A value behind a `pthread_mutex_t`, both in one allocation (see ``LockedStorage``).
-///
-/// Used instead of `Synchronization.Mutex`, whose Linux implementation uses raw futex calls that
-/// ThreadSanitizer cannot see: under `--sanitize=thread` every access it protects would be reported as
-/// a race, hiding real ones. `pthread_mutex_lock` is intercepted by TSan, and costs the same
-/// uncontended.
+/// A value behind a pthread mutex (``MutexPrimitive``, which says why not `Synchronization.Mutex`), both
+/// in one allocation (see ``LockedStorage``).
 @usableFromInline
 struct Locked<State: Sendable>: @unchecked Sendable {
   // @unchecked: the state is only touched inside `withLock`, with the mutex held, and `State` is
@@ -34,15 +32,14 @@ struct Locked<State: Sendable>: @unchecked Sendable {
 /// (which the mutex makes redundant; on the cached-read path it was a fifth of the instructions), and
 /// taking the address of a stored `var` from several threads is a Swift access race for TSan.
 @usableFromInline
-final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+final class LockedStorage<State>: ManagedBuffer<State, MutexPrimitive> {
   /// A buffer holding `state` and an initialized mutex.
   @usableFromInline
   static func make(_ state: State) -> LockedStorage {
     let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in state }, to: LockedStorage.self)
     buffer.withUnsafeMutablePointerToElements { mutex in
-      mutex.initialize(to: pthread_mutex_t())
-      let result = pthread_mutex_init(mutex, nil)
-      precondition(result == 0, "pthread_mutex_init failed: \(result)")
+      mutex.initialize(to: MutexPrimitive())
+      MutexPrimitive.initialize(mutex)
     }
     return buffer
   }
@@ -50,7 +47,7 @@ final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
   deinit {
     // `ManagedBuffer` deinitializes the header (the state); the elements are the subclass's to end.
     withUnsafeMutablePointerToElements { mutex in
-      pthread_mutex_destroy(mutex)
+      MutexPrimitive.destroy(mutex)
       mutex.deinitialize(count: 1)
     }
   }
@@ -62,12 +59,9 @@ final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
   {
     // The pointers stay valid while `self` lives, which the call guarantees (`_fixLifetime` below).
     let (state, mutex) = withUnsafeMutablePointers { ($0, $1) }
-    // A default mutex fails only when misused (EINVAL after destruction, EDEADLK is not reported);
-    // carrying on unlocked would be a silent data race, so a failure stops the program.
-    let locked = pthread_mutex_lock(mutex)
-    precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
+    MutexPrimitive.lock(mutex)
     defer {
-      pthread_mutex_unlock(mutex)
+      MutexPrimitive.unlock(mutex)
       _fixLifetime(self)
     }
     return try body(&state.pointee)

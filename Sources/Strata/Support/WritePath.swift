@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Where a write to a configuration path really goes.
 enum WritePath {

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Serializes writers of one directory across processes: an advisory `flock` on the directory, held from
 /// the read of a file to the rename of its replacement, as git holds `index.lock` across its

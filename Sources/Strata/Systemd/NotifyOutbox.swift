@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// One `sd_notify` datagram: its fields, each sanitised on its UTF-8 bytes, and what the outbox may do
 /// with it when the socket is full.
@@ -160,7 +160,7 @@ final class NotifyOutbox: Sendable {
   /// The corresponding C function is `sendto`.
   private func send(_ bytes: [UInt8]) -> Delivery {
     guard let path else { return .failed }
-    let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let fd = LocalDatagramSocket.open()
     guard fd >= 0 else { return errno == EMFILE || errno == ENFILE || errno == ENOBUFS ? .full : .failed }
     defer { close(fd) }
     var address = sockaddr_un()
@@ -172,7 +172,8 @@ final class NotifyOutbox: Sendable {
       let sent = withUnsafePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
           bytes.withUnsafeBytes {
-            sendto(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), socketAddress, length)
+            sendto(
+              fd, $0.baseAddress, $0.count, LocalDatagramSocket.nonBlockingSendFlags, socketAddress, length)
           }
         }
       }
@@ -188,20 +189,7 @@ final class NotifyOutbox: Sendable {
 
   /// Starts the retry thread; `false` when no thread could be created.
   private func startRetrying() -> Bool {
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let result = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<NotifyOutbox>.fromOpaque(context!).takeRetainedValue().retryUntilEmpty()
-        return nil
-      }, context)
-    guard result == 0 else {
-      Unmanaged<NotifyOutbox>.fromOpaque(context).release()
-      return false
-    }
-    pthread_detach(thread)
-    return true
+    DetachedThread.start { [self] in retryUntilEmpty() }
   }
 
   /// The retry thread: sends what waits, in order, sleeping longer while nothing moves.

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Tells systemd how a service is doing through the `NOTIFY_SOCKET` datagram socket, for units of
 /// `Type=notify` and `Type=notify-reload` (the `sd_notify` protocol, without libsystemd).

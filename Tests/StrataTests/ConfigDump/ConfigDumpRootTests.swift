@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 /// `config-dump --root R FILE…` checks an extracted tree as it will run, and messages under a root name

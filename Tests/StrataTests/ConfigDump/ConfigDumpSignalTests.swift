@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 /// `config-dump --watch` as a long-running process: a hang-up while it starts is a reload request, and
@@ -14,7 +14,7 @@ import Testing
     return mask & (1 << UInt64(signal - 1)) != 0
   }
 
-  @Test func aHangupWhileStartingIsQueuedNotFatal() async throws {
+  @Test(.linuxOnly("/proc/PID/status")) func aHangupWhileStartingIsQueuedNotFatal() async throws {
     try await withTemporaryDirectory { dir in
       // A dump larger than a pipe's buffer: unread, it holds the process in its start-up, before the
       // watch begins, for as long as the test wants.

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 @testable import Strata
@@ -74,7 +74,8 @@ import Testing
     }
   }
 
-  @Test func onATerminalLongValuesAreCutToItsWidthUnlessNoTruncate() async throws {
+  @Test(.linuxOnly("/dev/ptmx and its ioctls"))
+  func onATerminalLongValuesAreCutToItsWidthUnlessNoTruncate() async throws {
     try await withTemporaryDirectory { dir in
       let long = String(repeating: "名", count: 60) + "END"
       try write(#"{"k": "\#(long)", "short": "s"}"#, to: dir + "/app.json")
@@ -101,18 +102,8 @@ import Testing
   private func runOnTerminal(_ arguments: [String], columns: UInt16, environment: [String: String] = [:])
     async throws -> (status: Int32, output: String)
   {
-    // posix_openpt, unlockpt and ptsname, as Linux does them (Glibc's module does not export them).
-    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    try #require(master >= 0)
+    let (master, slave) = try openTerminal(columns: columns)
     defer { close(master) }
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    try #require(ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0)
-    try #require(ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0)
-    let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-    try #require(slave >= 0)
-    var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
-    _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
     let pid: pid_t
     do {
       pid = try Spawn.start(
@@ -143,6 +134,33 @@ import Testing
     // The child is done writing (or the deadline passed): it ends now, or is killed; then it is reaped.
     let status = await exit.reap(killingAfter: 120)
     return (status.shellStatus, output)
+  }
+
+  /// A pseudo-terminal `columns` wide (0: no size set): its master and slave descriptors.
+  private func openTerminal(columns: UInt16) throws -> (master: Int32, slave: Int32) {
+    #if os(Linux)
+      // posix_openpt, unlockpt and ptsname, as Linux does them (Glibc's module does not export them).
+      let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+      try #require(master >= 0)
+      var unlock: Int32 = 0
+      var number: UInt32 = 0
+      guard ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+        ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+      else {
+        close(master)
+        throw POSIXError(.init(rawValue: errno) ?? .EIO)
+      }
+      let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+      guard slave >= 0 else {
+        close(master)
+        throw POSIXError(.init(rawValue: errno) ?? .EIO)
+      }
+      var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+      _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+      return (master, slave)
+    #else
+      throw POSIXError(.ENOTSUP)  // the tests that call this run on Linux only
+    #endif
   }
 }
 

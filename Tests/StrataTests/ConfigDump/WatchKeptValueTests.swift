@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 /// `config-dump --watch --schema` shows what the running program has: a live edit the program rejects

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Synchronization
 import Testing
 
@@ -18,20 +18,18 @@ import Testing
 
   func box<Value>(_ record: SettingRecord<Value>) -> SettingBox<Value> { record.box }
 
-  /// The bytes malloc gave an object (glibc's `malloc_usable_size`, which the Glibc module does not
-  /// import: its header is `malloc.h`).
+  /// The bytes malloc gave an object (glibc's `malloc_usable_size`, through the platform layer).
   func allocatedBytes(_ object: AnyObject) -> Int {
-    typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size") else {
-      Issue.record("no malloc_usable_size")
-      return 0
-    }
-    return withExtendedLifetime(object) {
-      unsafeBitCast(symbol, to: UsableSize.self)(Unmanaged.passUnretained(object).toOpaque())
+    withExtendedLifetime(object) {
+      guard let size = AllocationSize.of(Unmanaged.passUnretained(object).toOpaque()) else {
+        Issue.record("no malloc_usable_size")
+        return 0
+      }
+      return size
     }
   }
 
-  @Test func theStateAndItsMutexShareOneAllocation() {
+  @Test(.linuxOnly("glibc's malloc_usable_size")) func theStateAndItsMutexShareOneAllocation() {
     let settings = Plain(store: .inMemory())
     let storage = box(settings.$port).state.storage
     let start = UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
@@ -39,7 +37,7 @@ import Testing
     let (state, mutex) = storage.withUnsafeMutablePointers { (UInt(bitPattern: $0), UInt(bitPattern: $1)) }
     // Both inside the storage object itself, the mutex after the state: no allocation of their own.
     #expect(state > start && state + UInt(MemoryLayout<SettingBox<Int>.State>.size) <= mutex)
-    #expect(mutex + UInt(MemoryLayout<pthread_mutex_t>.size) <= end)
+    #expect(mutex + UInt(MemoryLayout<MutexPrimitive>.size) <= end)
     // The box refers to it by one word.
     #expect(MemoryLayout<Locked<SettingBox<Int>.State>>.size == MemoryLayout<UnsafeRawPointer>.size)
     // The lock still works through it.
@@ -55,7 +53,8 @@ import Testing
     return Int(metadata.load(fromByteOffset: 24, as: UInt32.self))
   }
 
-  @Test func theBoxAndItsStateStayWithinTheirBudget() {
+  @Test(.linuxOnly("glibc's chunk sizes and Linux class metadata"))
+  func theBoxAndItsStateStayWithinTheirBudget() {
     let settings = Plain(store: .inMemory())
     // The coding is one word (a reference to its two functions), the restart flag a bit of the traits.
     #expect(MemoryLayout<SettingCoding<Int>>.size == MemoryLayout<UnsafeRawPointer>.size)
@@ -70,8 +69,8 @@ import Testing
     // The state with its mutex: header and state, then one 40-byte pthread mutex at its alignment: at
     // most 168 bytes asked, one 176-byte chunk.
     let header = requestedBytes(LockedStorage<SettingBox<Int>.State>.self)
-    let alignment = MemoryLayout<pthread_mutex_t>.alignment
-    let storageBytes = (header + alignment - 1) / alignment * alignment + MemoryLayout<pthread_mutex_t>.stride
+    let alignment = MemoryLayout<MutexPrimitive>.alignment
+    let storageBytes = (header + alignment - 1) / alignment * alignment + MemoryLayout<MutexPrimitive>.stride
     #expect((1...168).contains(storageBytes))
     #expect(allocatedBytes(box(settings.$port).state.storage) >= storageBytes)
   }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import StrataPlatform
 import Testing
 
 @testable import Strata
@@ -7,7 +7,7 @@ import Testing
 /// `cannot open: Permission denied` names this process's uid, the owner and mode of what is in the
 /// way, and the fix. As root nothing is denied, so the tests then run `config-dump` as `nobody`
 /// through `setpriv`, and are skipped when that cannot be done.
-@Suite struct PermissionDeniedTests {
+@Suite(.linuxOnly("setpriv (util-linux) to drop privileges")) struct PermissionDeniedTests {
   static let nobody = "65534"
 
   /// Runs `config-dump --check file` as `nobody` (as root) or as this user; `nil` when root cannot

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 /// The `strata-stress-child` binary built beside the test bundle (Tests/StressChild).
@@ -34,7 +34,7 @@ final class ChildProcess: @unchecked Sendable {
     in directory: String? = nil
   ) throws {
     var fds: [Int32] = [-1, -1]
-    guard closeOnExecPipe(&fds) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    guard CloseOnExecPipe.open(&fds) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     defer { close(fds[1]) }
     do {
       pid = try Spawn.start(
@@ -91,7 +91,7 @@ final class ChildProcess: @unchecked Sendable {
     if ready < 0 { return errno == EINTR }
     guard ready > 0 else { return false }
     var chunk = [UInt8](repeating: 0, count: 4096)
-    let count = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
+    let count = chunk.withUnsafeMutableBytes { Syscall.read(output, $0.baseAddress, $0.count) }
     if count < 0 { return errno == EINTR }
     guard count > 0 else { return false }
     buffer += chunk[..<count]
@@ -112,7 +112,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   /// Sends a signal.
-  func send(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+  func send(_ signal: Int32) { Syscall.kill(pid, signal) }
 
   /// How a child ended.
   enum Ending: Equatable {

@@ -14,7 +14,8 @@ final class SoakedSettings: SettingsGroup, @unchecked Sendable {
 @Suite struct SoakTests {
   /// The numbers come from a process of its own (`strata-stress-child soak`), so that tests running in
   /// parallel in this process cannot move its RSS or open descriptors.
-  @Test func memoryAndDescriptorsStayFlatOverThousandsOfReloadsAndSubscriptions() async throws {
+  @Test(.linuxOnly("/proc/self/statm and /proc/self/fd"))
+  func memoryAndDescriptorsStayFlatOverThousandsOfReloadsAndSubscriptions() async throws {
     let reloads = StressScale.count(5_000, minimum: 300)
     let subscriptions = StressScale.count(5_000, minimum: 300)
     try await withTemporaryDirectory { dir in

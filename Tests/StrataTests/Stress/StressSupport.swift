@@ -1,11 +1,11 @@
 import Foundation
-import Glibc
+import StrataPlatform
 
 /// How much work the stress tests do: 1 normally, less under ThreadSanitizer (which slows everything
 /// 5–15×); `STRATA_STRESS_SCALE` (a positive number) overrides either.
 enum StressScale {
   /// Whether the process runs under ThreadSanitizer (its runtime is linked in).
-  static let isThreadSanitized: Bool = dlsym(nil, "__tsan_init") != nil
+  static let isThreadSanitized: Bool = DynamicSymbol.address(of: "__tsan_init") != nil
 
   /// The factor applied to iteration counts.
   static let factor: Double = {

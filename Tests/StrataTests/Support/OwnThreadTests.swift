@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 /// Blocking work runs on threads of its own and is awaited, with or without a deadline.

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 
 @testable import Strata
 
@@ -82,8 +82,8 @@ enum Spawn {
   ) async throws -> Result {
     var out: [Int32] = [-1, -1]
     var err: [Int32] = [-1, -1]
-    guard closeOnExecPipe(&out) == 0 else { throw POSIXError(.EMFILE) }
-    guard closeOnExecPipe(&err) == 0 else {
+    guard CloseOnExecPipe.open(&out) == 0 else { throw POSIXError(.EMFILE) }
+    guard CloseOnExecPipe.open(&err) == 0 else {
       close(out[0])
       close(out[1])
       throw POSIXError(.EMFILE)
@@ -218,19 +218,12 @@ final class ProcessExit: Sendable {
   }
 }
 
-/// `pipe2(fds, O_CLOEXEC)`, which Glibc's module map leaves out (it is a GNU extension): a pipe that no
-/// other child spawned meanwhile by another test can inherit.
-func closeOnExecPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
-  typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-  guard let symbol = dlsym(nil, "pipe2") else { return -1 }
-  return unsafeBitCast(symbol, to: Pipe2.self)(fds, O_CLOEXEC)
-}
-
-/// `posix_spawn_file_actions_addclosefrom_np(actions, first)` (glibc 2.34), looked up at run time for
-/// the same reason; without it the child inherits what the test process left open.
+/// `posix_spawn_file_actions_addclosefrom_np(actions, first)` (glibc 2.34), looked up at run time (the
+/// Glibc module leaves GNU extensions out; Darwin and musl have none); without it the child inherits
+/// what the test process left open.
 private func closeDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) {
   typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+  guard let symbol = DynamicSymbol.address(of: "posix_spawn_file_actions_addclosefrom_np") else { return }
   _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
 }
 
@@ -238,6 +231,6 @@ private func closeDescriptors(from first: Int32, in actions: inout posix_spawn_f
 private func changeDirectory(to path: String, in actions: inout posix_spawn_file_actions_t) {
   typealias AddChdir =
     @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return }
+  guard let symbol = DynamicSymbol.address(of: "posix_spawn_file_actions_addchdir_np") else { return }
   _ = path.withCString { unsafeBitCast(symbol, to: AddChdir.self)(&actions, $0) }
 }

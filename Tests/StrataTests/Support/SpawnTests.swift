@@ -1,10 +1,11 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 /// Children start with no blocked and no ignored signals, whatever the spawning thread had.
 @Suite struct SpawnTests {
-  @Test func aChildGetsACleanSignalMaskAndDefaultDispositions() async throws {
+  @Test(.linuxOnly("/proc/self/status")) func aChildGetsACleanSignalMaskAndDefaultDispositions() async throws
+  {
     // Block SIGTERM on the spawning thread, as a test runner's threads may (`Spawn.start` spawns from
     // the thread that calls it: here a thread of its own, whose mask this may change).
     let status = try await withTemporaryDirectory { dir in

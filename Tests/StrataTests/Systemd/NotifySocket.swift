@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 
 /// A fake systemd: a datagram socket bound where `NOTIFY_SOCKET` would point, read with a deadline.
 final class NotifySocket {
@@ -8,9 +8,11 @@ final class NotifySocket {
   let address: String
   private let path: String?
 
-  /// Binds a socket at `path`, or at a fresh abstract name when `path` is nil.
+  /// Binds a socket at `path`, or at a fresh abstract name when `path` is nil (on Linux; elsewhere,
+  /// where there are no abstract names, at a fresh path in /tmp, short enough for `sun_path`).
   init(path: String?) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let path = path ?? (isLinux ? nil : "/tmp/strata-notify-\(UUID().uuidString.prefix(8))")
+    fd = LocalDatagramSocket.open()
     guard fd >= 0 else { throw POSIXError(.EIO) }
     self.path = path
     address = path ?? "@strata-notify-test-\(UUID().uuidString)"
@@ -67,13 +69,13 @@ final class NotifySocket {
     let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (path == nil ? 0 : 1))
     let filler = Array("X-FILLER=1".utf8)
     for sent in 0..<100_000 {
-      let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      let sender = LocalDatagramSocket.open()
       guard sender >= 0 else { return sent }
       defer { close(sender) }
       let result = withUnsafePointer(to: &socketAddress) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
           filler.withUnsafeBytes {
-            sendto(sender, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), target, length)
+            sendto(sender, $0.baseAddress, $0.count, LocalDatagramSocket.nonBlockingSendFlags, target, length)
           }
         }
       }

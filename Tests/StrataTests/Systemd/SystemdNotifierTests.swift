@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 @testable import Strata
@@ -17,7 +17,8 @@ import Testing
     }
   }
 
-  @Test func reloadingCarriesTheMonotonicClockToAnAbstractSocket() async throws {
+  @Test(.linuxOnly("abstract socket names"))
+  func reloadingCarriesTheMonotonicClockToAnAbstractSocket() async throws {
     let systemd = try NotifySocket(path: nil)
     let notifier = SystemdNotifier(socketPath: systemd.address)
     var before = timespec()

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Synchronization
 import Testing
 
@@ -183,7 +183,7 @@ func drained(_ watcher: FileWatcher) async -> Set<String> {
       // It writes before the second check: a new signature (a new size: timestamps may be as coarse as
       // the kernel's tick), checked again.
       let text = Array("a = 22\n".utf8)
-      #expect(Glibc.write(fd, text, text.count) == text.count)
+      #expect(Syscall.write(fd, text, text.count) == text.count)
       clock.advance(.milliseconds(100))
       watcher.pump()
       #expect(settling(watcher) == [file])

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import StrataPlatform
 import Testing
 
 /// `hot-reload-server` on a fresh copy of its files (the secret's drop-in readable by others, as git

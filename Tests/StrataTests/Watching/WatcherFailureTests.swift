@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// The state of one INI parse across the file and everything it includes: the tree, the files read,
 /// and the chain of files being read (to find cycles).

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Parses the bytes of one INI file into a session's tree, line by line, at the byte level.
 ///

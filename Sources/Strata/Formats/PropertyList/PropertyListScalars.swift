@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import StrataPlatform
 
 /// The elements of an XML property list.
 enum PropertyListElement: Sendable {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import StrataPlatform
 
 /// The byte-level XML reading under ``XMLPropertyListParser``: markup, text content, positions.
 extension XMLPropertyListParser {
