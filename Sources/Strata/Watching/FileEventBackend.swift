@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// An `errno` value from a failed system call.
 package struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
@@ -82,7 +82,7 @@ extension FileEventBackend {
 
 /// `poll` as it is: `EINTR` thrown, not retried (the caller computes its timeout again).
 func livePoll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
-  let count = Glibc.poll(&fds, nfds_t(fds.count), timeout)
+  let count = poll(&fds, nfds_t(fds.count), timeout)
   if count < 0 { throw Errno(errno) }
   return Int(count)
 }

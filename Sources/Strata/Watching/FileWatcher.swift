@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// A path the watcher could not watch with its event backend (inotify) and polls instead, with what to
 /// do about it; the path `*` when every path is polled (no event backend in the build, or it failed).

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// `SIGHUP` as a readable pipe, so that the watcher's poll thread can notice it (a signal handler may
 /// only do async-signal-safe things, such as one `write`). A hangup that arrives before any watcher
@@ -16,22 +16,13 @@ enum Hangup {
       _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
     pipeFDs = fds
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = { _ in
+    // The handler also unblocks the signal: a parent may have blocked it (it is inherited through exec).
+    return SignalHandler.install(SIGHUP) { _ in
       let saved = errno
       var byte: UInt8 = 1
       _ = write(Hangup.pipeFDs[1], &byte, 1)
       errno = saved
     }
-    action.sa_flags = SA_RESTART
-    sigemptyset(&action.sa_mask)
-    guard sigaction(SIGHUP, &action, nil) == 0 else { return false }
-    // A parent may have blocked the signal (it is inherited through exec): it must reach the handler.
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, SIGHUP)
-    _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    return true
   }()
 
   /// Installs the handler once; returns the descriptor to poll, or `nil`.

@@ -1,5 +1,5 @@
 #if os(Linux) && Inotify
-  import Glibc
+  import StrataPlatform
 
   /// Which inotify events to ask for, and which happened.
   struct InotifyMask: OptionSet, Sendable {
@@ -64,12 +64,9 @@
     }
 
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-      while true {
-        let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-        if count >= 0 { return count }
-        let code = errno
-        if code != EINTR { throw Errno(code) }
-      }
+      let count = Syscall.read(fd, buffer.baseAddress, buffer.count)
+      if count < 0 { throw Errno(errno) }
+      return count
     }
 
     func sleep(milliseconds: Int32) { liveSleep(milliseconds: milliseconds) }

@@ -1,5 +1,5 @@
 #if os(Linux) && Inotify
-  import Glibc
+  import StrataPlatform
 
   /// The Linux backend: one inotify instance, a watch per directory with the mask of WATCHING.md, and
   /// its records turned into ``FileEvent``s (read on `IN_CLOSE_WRITE` or `IN_MOVED_TO`, never on

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// The backend with no events: every target is polled by its stat signature (``StatPoller``). The
 /// store uses it where no event backend is compiled in (platforms other than Linux, and Linux builds
@@ -105,8 +105,8 @@ struct StatSignature: Hashable, Sendable {
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
     size = Int64(info.st_size)
-    modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    modified = info.modificationTime.nanoseconds
+    changed = info.statusChangeTime.nanoseconds
   }
 
   /// The signature of a path: the file's, or for a directory, every entry's (sorted by name).

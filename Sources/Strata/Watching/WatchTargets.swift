@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// What must be watched for one target path: the directories to watch and the paths whose events
 /// matter (the target, every symlink hop, missing ancestors).

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// One watcher's engine: which directories its targets need, what events mean for them, and its
 /// timers. The process's ``WatcherHub`` owns the backend's descriptor and the thread and hands it its

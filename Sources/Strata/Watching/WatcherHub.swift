@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// Why the hub has no event descriptor, so that every watcher polls every path.
 enum EventSourceLoss: Sendable, Equatable {
@@ -54,7 +54,7 @@ final class WatcherHub: @unchecked Sendable {
     var nextHangupContinuation = 0
     var startsThread = false
     var threadStarting = false
-    var thread: pthread_t?
+    var thread: JoinableThread?
     var wakeUps = 0
     /// Whether the thread is about to block, or blocks, in `poll` with no timeout: nothing is due
     /// until an event comes (tests measure idleness from here).
@@ -256,13 +256,13 @@ final class WatcherHub: @unchecked Sendable {
 
   /// Ends the thread (a private hub, when its watcher stops).
   func shutdown() {
-    let thread = state.withLock { state -> pthread_t? in
+    let thread = state.withLock { state -> JoinableThread? in
       state.stopped = true
       defer { state.thread = nil }
       return state.thread
     }
     wake()
-    if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+    if let thread, !thread.isCurrent { thread.join() }
   }
 
   /// Starts the thread if the hub has one and it is not running: at init, and again at the next
@@ -276,18 +276,11 @@ final class WatcherHub: @unchecked Sendable {
       return true
     }
     guard starts else { return }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let result = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<WatcherHub>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, context)
-    if result != 0 { Unmanaged<WatcherHub>.fromOpaque(context).release() }
+    // The thread holds the hub until `run` returns (after `shutdown`).
+    let thread = JoinableThread.start { self.run() }
     state.withLock { state in
       state.threadStarting = false
-      if result == 0 { state.thread = thread }
+      state.thread = thread
     }
   }
 

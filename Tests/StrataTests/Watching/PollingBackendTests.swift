@@ -1,4 +1,5 @@
 import Foundation
+import StrataPlatform
 import Synchronization
 import Testing
 
