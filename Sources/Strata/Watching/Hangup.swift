@@ -9,13 +9,8 @@ enum Hangup {
   // own lock), before the handler that reads it is installed; only read afterwards.
   nonisolated(unsafe) static var pipeFDs: [Int32] = [-1, -1]
   private static let installed: Bool = {
-    var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { return false }
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    pipeFDs = fds
+    guard let fds = nonBlockingPipe() else { return false }
+    pipeFDs = [fds.read, fds.write]
     // The handler also unblocks the signal: a parent may have blocked it (it is inherited through exec).
     return SignalHandler.install(SIGHUP) { _ in
       let saved = errno
@@ -29,6 +24,19 @@ enum Hangup {
   static func readDescriptor() -> Int32? {
     installed ? pipeFDs[0] : nil
   }
+}
+
+/// A pipe whose ends are non-blocking and close-on-exec, or `nil` when `pipe` fails (`EMFILE`). The
+/// corresponding C functions are `pipe` and `fcntl` (`<unistd.h>`, `<fcntl.h>`; `pipe2` is not on
+/// Darwin).
+func nonBlockingPipe() -> (read: Int32, write: Int32)? {
+  var fds: [Int32] = [-1, -1]
+  guard pipe(&fds) == 0 else { return nil }
+  for fd in fds {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+  }
+  return (fds[0], fds[1])
 }
 
 extension SettingsStore {

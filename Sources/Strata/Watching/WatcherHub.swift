@@ -88,17 +88,9 @@ final class WatcherHub: @unchecked Sendable {
   init(backend: any FileEventBackend, clock: @escaping @Sendable () -> UInt64, startsThread: Bool) {
     self.backend = backend
     self.clock = clock
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) == 0 {
-      for fd in fds {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      }
-    } else {
-      fds = [-1, -1]
-    }
-    wakeRead = fds[0]
-    wakeWrite = fds[1]
+    let wake = nonBlockingPipe()
+    wakeRead = wake?.read ?? -1
+    wakeWrite = wake?.write ?? -1
     let source: Result<Int32?, Errno> = Result { () throws(Errno) in try backend.open() }
     state.withLock { state in
       switch source {
