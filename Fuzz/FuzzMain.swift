@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import StrataPlatform
 
 // The libFuzzer entry points. `Scripts/fuzz.sh` compiles this folder together with every source file
 // of the library into one binary (`swiftc -sanitize=fuzzer,address -parse-as-library`), so internal

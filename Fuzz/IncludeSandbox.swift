@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import StrataPlatform
 
 /// A private directory that every path an INI input names is mapped into, so that `!include` and
 /// `!includedir` exercise real file reading without reaching the rest of the file system (no

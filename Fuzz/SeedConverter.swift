@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import StrataPlatform
 
 /// Builds seeds for one format from the seeds of the others, with the library's own writers: every JSON,
 /// XML property list and INI seed that parses is written again as a binary and an XML property list,

@@ -1,6 +1,15 @@
 import FoundationEssentials
-import Glibc
 import Strata
+
+// The C library, whichever this system has (a program's own chain: Strata's platform layer is not
+// part of its API).
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 // Declares the demo server's settings as typed groups, loads them from the demo tree (or the real
 // system with --root /), and prints each value with where it came from.

@@ -1,10 +1,12 @@
-// The one place Strata names a C library module. Every other file of the package imports
+// The one place Strata names a C library module. The library, config-dump and the tests import
 // `StrataPlatform`, which re-exports the module below, so the POSIX calls that are spelled the same on
 // every system (`open`, `fstat`, `rename`, `fsync`, `flock`, …) stay usable as they are; what is spelled
 // differently is wrapped in this folder.
 //
-// The chain is swift-log's (`Locks.swift`): Darwin first (macOS, iOS: libSystem), then glibc, Bionic,
-// musl (static Linux SDK) and WASI. Only the Glibc branch is compiled and tested here.
+// The chain is swift-log's (`Locks.swift`): Darwin first (macOS, iOS: libSystem), then glibc, Bionic
+// and musl (the static Linux SDK). WASI is left out on purpose: it has no signals, no `pthread_create`
+// and no Unix sockets, which the wrappers here need, so a WASI build stops at the `#error` below with
+// that reason rather than deep inside a wrapper. Only the Glibc branch is compiled and tested here.
 #if canImport(Darwin)
   @_exported public import Darwin
 #elseif canImport(Glibc)
@@ -13,8 +15,6 @@
   @_exported public import Android
 #elseif canImport(Musl)
   @_exported public import Musl
-#elseif canImport(WASILibc)
-  @_exported public import WASILibc
 #else
-  #error("StrataPlatform: no C library module (Darwin, Glibc, Android, Musl or WASILibc) to import")
+  #error("StrataPlatform: no supported C library module (Darwin, Glibc, Android or Musl) to import")
 #endif

@@ -13,7 +13,7 @@ public enum ProcessEnvironment {
   }
 
   /// The C library's `environ` list. Darwin does not export `environ` to Swift: `_NSGetEnviron()`
-  /// (`<crt_externs.h>`, in the Darwin module) returns its address. glibc, Bionic, musl and WASI declare
+  /// (`<crt_externs.h>`, in the Darwin module) returns its address. glibc, Bionic and musl declare
   /// `extern char **environ` (`<unistd.h>`).
   private static var entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     #if canImport(Darwin)

@@ -1,4 +1,12 @@
-import Glibc
+// The C library, whichever this system has (a program's own chain: Strata's platform layer is not
+// part of its API).
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// A request, as much of HTTP/1.1 as this sample needs.
 struct Request {
@@ -31,7 +39,11 @@ final class Listener {
 
   /// Binds and listens. - Throws: a message naming the failing call.
   init(host: String, port: Int) throws(ServerError) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #if canImport(Glibc)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)  // an enum in glibc's headers
+    #else
+      let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
     guard fd >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
     var yes: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -70,8 +82,16 @@ final class Listener {
       setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
       let response =
         readRequest(client).map(handle) ?? Response(status: 400, reason: "Bad Request", body: "bad request\n")
+      #if canImport(Darwin)
+        // No MSG_NOSIGNAL on Darwin: the socket itself is told not to raise SIGPIPE.
+        var one: Int32 = 1
+        setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        let flags: Int32 = 0
+      #else
+        let flags = Int32(MSG_NOSIGNAL)
+      #endif
       let bytes = response.bytes
-      _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, flags) }
       close(client)
     }
   }

@@ -1,6 +1,15 @@
 import FoundationEssentials
-import Glibc
 import Strata
+
+// The C library, whichever this system has (a program's own chain: Strata's platform layer is not
+// part of its API).
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 // A small HTTP server configured by typed settings groups from layered files, that adapts to edits of
 // its files while it runs. See README.md.
@@ -31,9 +40,9 @@ if arguments.contains("--help") {
 // whoever started it left them blocked: the main thread sits in accept() with nothing to flush.
 var endSignals = sigset_t()
 sigemptyset(&endSignals)
-for signal in [SIGTERM, SIGINT] {
-  sigaddset(&endSignals, signal)
-  _ = Glibc.signal(signal) { _ in _exit(0) }
+for ending in [SIGTERM, SIGINT] {
+  sigaddset(&endSignals, ending)
+  _ = signal(ending) { _ in _exit(0) }
 }
 pthread_sigmask(SIG_UNBLOCK, &endSignals, nil)
 // From the start: `systemctl reload` while the files load must reload, not kill the server.

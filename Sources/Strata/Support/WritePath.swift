@@ -1,5 +1,3 @@
-import StrataPlatform
-
 /// Where a write to a configuration path really goes.
 enum WritePath {
   /// The file a write to `path` replaces: `path` itself, or for a symlink (a dotfiles checkout links

@@ -38,6 +38,15 @@ import Testing
     #expect(!SystemdNotifier(socketPath: "").isEnabled)
   }
 
+  /// Outside systemd (no `NOTIFY_SOCKET`: a developer's laptop, a container) the notifier is off and
+  /// every call does nothing; under systemd it is on. Whichever this run is, `init()` must agree.
+  @Test func theNotifierIsOnExactlyWhenTheEnvironmentNamesASocket() {
+    let socket = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] ?? ""
+    let notifier = SystemdNotifier()
+    #expect(notifier.isEnabled == !socket.isEmpty)
+    if socket.isEmpty { #expect(!notifier.status("not sent")) }
+  }
+
   @Test func aValueCannotStartAFieldOrCarryANul() async throws {
     let systemd = try NotifySocket(path: nil)
     let notifier = SystemdNotifier(socketPath: systemd.address)
