@@ -20,6 +20,12 @@ let package = Package(
     .executable(name: "settings-example", targets: ["settings-example"]),
     .executable(name: "hot-reload-server", targets: ["hot-reload-server"]),
   ],
+  // `Inotify` compiles the inotify file-event backend in (it is Linux-only; elsewhere the store polls).
+  // `swift build --disable-default-traits` builds the polling-only library on Linux too: CI tests it so.
+  traits: [
+    .default(enabledTraits: ["Inotify"]),
+    .trait(name: "Inotify", description: "File events through inotify on Linux (else stat polling)."),
+  ],
   targets: [
     // The one platform layer: the C library import chain and the calls spelled differently per system.
     // Not a product: Strata imports it internally (Locked's inlinable read path publicly, see there).

@@ -56,3 +56,56 @@ public struct ThreadIdentity: Equatable, @unchecked Sendable {
     pthread_equal(lhs.thread, rhs.thread) != 0
   }
 }
+
+/// A thread that is joined rather than detached: its owner waits for it to end (a private watcher
+/// hub's thread, which `shutdown` ends and waits for).
+public struct JoinableThread: @unchecked Sendable {
+  // @unchecked: the `pthread_t` is only compared and joined, never dereferenced.
+  #if canImport(Darwin) || canImport(Musl)
+    private let thread: pthread_t?
+  #else
+    private let thread: pthread_t
+  #endif
+
+  /// Starts a thread that runs `body`; `nil` (and `body` does not run) when the system cannot start
+  /// one (`EAGAIN`: the process's thread limit).
+  ///
+  /// The corresponding C function is `pthread_create` (`<pthread.h>`); `pthread_t` is spelled as in
+  /// ``DetachedThread/start(_:)``.
+  public static func start(_ body: @escaping @Sendable () -> Void) -> JoinableThread? {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    #if canImport(Darwin) || canImport(Musl)
+      var thread: pthread_t? = nil
+    #else
+      var thread = pthread_t()
+    #endif
+    let result = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<ThreadBody>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue().body()
+        return nil
+      }, context)
+    guard result == 0 else {
+      Unmanaged<ThreadBody>.fromOpaque(context).release()
+      return nil
+    }
+    return JoinableThread(thread: thread)
+  }
+
+  /// Whether the calling thread is this one (`pthread_equal`, `pthread_self`: `<pthread.h>`).
+  public var isCurrent: Bool {
+    #if canImport(Darwin) || canImport(Musl)
+      guard let thread else { return false }
+    #endif
+    return pthread_equal(thread, pthread_self()) != 0
+  }
+
+  /// Waits until the thread has ended (`pthread_join`, `<pthread.h>`). Never call it from the thread
+  /// itself (see ``isCurrent``).
+  public func join() {
+    #if canImport(Darwin) || canImport(Musl)
+      guard let thread else { return }
+    #endif
+    pthread_join(thread, nil)
+  }
+}

@@ -24,7 +24,7 @@ extension SettingsStore {
     onReady: @Sendable () -> Void = {}
   ) async {
     await run(
-      watcher: FileWatcher(), reloadRequests: reloadOnHangup ? InotifyHub.shared.hangups() : nil,
+      watcher: FileWatcher(), reloadRequests: reloadOnHangup ? WatcherHub.shared.hangups() : nil,
       systemd: systemd, onReady: onReady)
   }
 

@@ -1,4 +1,4 @@
-import Glibc
+import StrataPlatform
 
 /// What must be watched for one target path: the directories to watch and the paths whose events
 /// matter (the target, every symlink hop, missing ancestors).
@@ -59,32 +59,5 @@ struct WatchPlan: Sendable {
         }
       }
     }
-  }
-}
-
-/// The stat fields that change when a file is rewritten in any way (WATCHING.md: mtime alone misses
-/// same-size edits, coarse timestamps and `cp -p`).
-struct StatSignature: Hashable, Sendable {
-  var device: UInt64
-  var inode: UInt64
-  var size: Int64
-  var modified: Int64
-  var changed: Int64
-
-  init?(_ path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    device = UInt64(info.st_dev)
-    inode = UInt64(info.st_ino)
-    size = Int64(info.st_size)
-    modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-  }
-
-  /// The signature of a path: the file's, or for a directory, every entry's (sorted by name).
-  static func of(_ path: String) -> [StatSignature?] {
-    guard FileSystem.isDirectory(path) else { return [StatSignature(path)] }
-    let names = ((try? FileSystem.contents(ofDirectory: path, reportedAs: path)) ?? nil)?.sorted() ?? []
-    return [StatSignature(path)] + names.map { StatSignature(joinPath(path, $0)) }
   }
 }

@@ -1,7 +1,8 @@
-import Glibc
+import StrataPlatform
 
 /// One watcher's engine: which directories its targets need, what events mean for them, and its
-/// timers. The process's ``InotifyHub`` owns the descriptor and the thread and hands it its events.
+/// timers. The process's ``WatcherHub`` owns the backend's descriptor and the thread and hands it its
+/// events; what cannot be watched is polled (``StatPoller``).
 final class WatcherCore: @unchecked Sendable {
   // @unchecked: everything mutable lives in `state` (a `Locked`); the `let`s are set once in init.
   struct State {
@@ -11,13 +12,8 @@ final class WatcherCore: @unchecked Sendable {
     var directoriesByWatch: [Int32: Set<String>] = [:]
     /// Targets that vanished, with the time after which they are reported if still missing.
     var missingDeadlines: [String: UInt64] = [:]
-    /// Polled targets with their last signature.
-    var polled: [String: [StatSignature?]] = [:]
-    /// Polled targets whose signature changed at the last check, with the new signature: reported only
-    /// when the next check (a settle interval later) finds it again, so that a file caught between a
-    /// writer's truncation and its write (`O_TRUNC` then `write`) is never loaded half-written.
-    var settling: [String: [StatSignature?]] = [:]
-    var nextPoll: UInt64?
+    /// The targets polled instead of watched, and their settle check.
+    var poller: StatPoller
     /// Directories whose watch could not be set at the last try, with why: retried at every re-arm and
     /// every poll, so that a watch comes back as soon as it can be set.
     var unwatched: [String: WatcherFallback] = [:]
@@ -25,17 +21,14 @@ final class WatcherCore: @unchecked Sendable {
     var fallbacks: [WatcherFallback] = []
     var newFallbacks: [WatcherFallback] = []
     var stopped = false
-    var rescansOnHangup = false
   }
 
-  let state = Locked(State())
+  let state: Locked<State>
   let clock: @Sendable () -> UInt64
   let grace: UInt64
   let pollInterval: UInt64
-  /// How long after a polled change the signature is checked again before the change is reported.
-  var settleInterval: UInt64 { min(pollInterval, 100_000_000) }
   let pollsOnly: Bool
-  let hub: InotifyHub
+  let hub: WatcherHub
   /// Whether the hub is this watcher's alone (tests), to be shut down with it.
   let ownsHub: Bool
   let continuation: AsyncStream<WatchBatch>.Continuation
@@ -45,7 +38,7 @@ final class WatcherCore: @unchecked Sendable {
   private let receiver = Locked<BatchReceiver?>(nil)
 
   init(
-    hub: InotifyHub, ownsHub: Bool, grace: UInt64, pollInterval: UInt64, pollsOnly: Bool,
+    hub: WatcherHub, ownsHub: Bool, grace: UInt64, pollInterval: UInt64, pollsOnly: Bool,
     continuation: AsyncStream<WatchBatch>.Continuation
   ) {
     self.hub = hub
@@ -55,6 +48,7 @@ final class WatcherCore: @unchecked Sendable {
     self.pollInterval = pollInterval
     self.pollsOnly = pollsOnly
     self.continuation = continuation
+    state = Locked(State(poller: StatPoller(interval: pollInterval)))
     let loss = hub.register(self)
     if let loss, !pollsOnly {
       // Before any batch can be sent (no receiver yet): the fallback goes with the first batch.
@@ -62,13 +56,13 @@ final class WatcherCore: @unchecked Sendable {
     }
   }
 
-  /// Whether inotify events arrive for this watcher (else everything is polled).
-  private var usesInotify: Bool { !pollsOnly && hub.inotify != nil }
+  /// Whether the backend's events arrive for this watcher (else everything is polled).
+  private var usesEvents: Bool { !pollsOnly && hub.source != nil }
 
-  /// Inotify is lost for good (the hub's descriptor failed): every target is polled from now on, a
+  /// The backend's events are lost for good (the hub's descriptor failed): every target is polled from now on, a
   /// fallback says why, and every target is reported, since an edit made while the descriptor was
   /// failing may have been missed.
-  func inotifyLost(_ loss: InotifyLoss) {
+  func eventsLost(_ loss: EventSourceLoss) {
     let batch = state.withLock { state -> WatchBatch? in
       guard !state.stopped, !pollsOnly else { return nil }
       announce(loss, &state)
@@ -78,16 +72,16 @@ final class WatcherCore: @unchecked Sendable {
     if let batch { send(batch) }
   }
 
-  /// Records the fallback of a watcher that polls every path because inotify is lost, once.
-  private func announce(_ loss: InotifyLoss, _ state: inout State) {
+  /// Records the fallback of a watcher that polls every path because the backend has no events, once.
+  private func announce(_ loss: EventSourceLoss, _ state: inout State) {
     guard !state.fallbacks.contains(where: { $0.path == "*" }) else { return }
     let message =
       switch loss {
-      case .unavailable(let error):
-        "inotify is unavailable (\(error)); polling every path. Raise fs.inotify.max_user_instances "
-          + "(sysctl -w fs.inotify.max_user_instances=1024) if the limit was reached"
+      case .noEvents:
+        "\(PollingBackend.reason); polling every path every \(describeInterval(pollInterval))"
+      case .unavailable(let error): hub.backend.unavailableAdvice(error)
       case .failed(let reason):
-        "inotify failed: \(reason); polling every \(describeInterval(pollInterval))"
+        "\(hub.backend.name) failed: \(reason); polling every \(describeInterval(pollInterval))"
       }
     let fallback = WatcherFallback(path: "*", message: message)
     // Every path is polled now: the fallbacks of single directories are part of this one.
@@ -103,14 +97,6 @@ final class WatcherCore: @unchecked Sendable {
       rearm(&state)
     }
     hub.wake()  // the poll timeout may have changed
-  }
-
-  func rescan() {
-    let batch = state.withLock { state -> WatchBatch in
-      rearm(&state)
-      return takeBatch(&state, Set(state.targets))
-    }
-    send(batch)
   }
 
   /// Hands batches to `receiver`, on the thread that finds them, instead of ``continuation``; `receiver`
@@ -136,17 +122,14 @@ final class WatcherCore: @unchecked Sendable {
   /// and retried at every re-arm and poll, and leaves polling as soon as its watch is set.
   @discardableResult
   private func rearm(_ state: inout State) -> Set<String> {
-    guard usesInotify else {
-      // Watches of a lost inotify instance are dead (the hub forgot them): nothing to remove.
+    guard usesEvents else {
+      // Watches of a lost event source are dead (the hub forgot them): nothing to remove.
       state.watchByDirectory = [:]
       state.directoriesByWatch = [:]
       state.unwatched = [:]
       state.plans = Dictionary(uniqueKeysWithValues: state.targets.map { ($0, WatchPlan(target: $0)) })
-      state.polled = state.polled.filter { state.plans[$0.key] != nil }
-      for target in state.targets where state.polled[target] == nil {
-        state.polled[target] = StatSignature.of(target)
-      }
-      schedulePoll(&state)
+      state.poller.pollOnly(state.targets)
+      state.poller.schedule(now: clock())
       return []
     }
     var added: Set<String> = []
@@ -172,12 +155,12 @@ final class WatcherCore: @unchecked Sendable {
       let needsPolling =
         plan?.tooManyHops == true || plan?.directories.contains { state.unwatched[$0] != nil } == true
       if needsPolling {
-        if state.polled[target] == nil { state.polled[target] = StatSignature.of(target) }
+        state.poller.poll(target)
       } else {
-        state.polled[target] = nil
+        state.poller.stopPolling(target)
       }
     }
-    schedulePoll(&state)
+    state.poller.schedule(now: clock())
     return Set(state.targets.filter { !(state.plans[$0]?.directories.isDisjoint(with: added) ?? true) })
   }
 
@@ -215,13 +198,7 @@ final class WatcherCore: @unchecked Sendable {
           vanished = true
           continue
         }
-        let advice =
-          error.rawValue == ENOSPC
-          ? "the inotify watch limit is reached (ENOSPC); raise fs.inotify.max_user_watches "
-            + "(sysctl -w fs.inotify.max_user_watches=524288)"
-          : error.rawValue == EMFILE
-            ? "too many inotify instances (EMFILE); raise fs.inotify.max_user_instances"
-            : "cannot watch it (\(error))"
+        let advice = hub.backend.watchFailureAdvice(error)
         state.unwatched[directory] = WatcherFallback(path: directory, message: advice + "; polling instead")
       }
     }
@@ -235,15 +212,6 @@ final class WatcherCore: @unchecked Sendable {
     state.newFallbacks.append(fallback)
   }
 
-  private func schedulePoll(_ state: inout State) {
-    state.settling = state.settling.filter { state.polled[$0.key] != nil }
-    if state.polled.isEmpty {
-      state.nextPoll = nil
-    } else if state.nextPoll == nil {
-      state.nextPoll = clock() + pollInterval
-    }
-  }
-
   // MARK: Events and timers
 
   /// Processes pending events and due timers now (tests drive a private hub this way).
@@ -253,7 +221,7 @@ final class WatcherCore: @unchecked Sendable {
   func owns(_ watch: Int32) -> Bool { state.withLock { $0.directoriesByWatch[watch] != nil } }
 
   /// Handles this watcher's events (from the hub), fires due timers, and reports what changed.
-  func process(_ events: [InotifyEvent]) {
+  func process(_ events: [FileEvent]) {
     let batch = state.withLock { state -> WatchBatch? in
       var changed: Set<String> = []
       var needsRearm = false
@@ -274,22 +242,22 @@ final class WatcherCore: @unchecked Sendable {
   }
 
   private func handle(
-    _ event: InotifyEvent, _ state: inout State, changed: inout Set<String>, needsRearm: inout Bool
+    _ event: FileEvent, _ state: inout State, changed: inout Set<String>, needsRearm: inout Bool
   ) {
-    if event.mask.contains(.queueOverflow) {
+    if event.kind.contains(.overflow) {
       // Events were lost: re-arm everything and read every target again.
       needsRearm = true
       changed.formUnion(state.targets)
       return
     }
     let directories = state.directoriesByWatch[event.watch] ?? []
-    if event.mask.contains(.ignored) || event.mask.contains(.unmount) {
+    if event.kind.contains(.watchEnded) {
       state.directoriesByWatch[event.watch] = nil
       for directory in directories { state.watchByDirectory[directory] = nil }
       hub.forget(event.watch)
       needsRearm = true
     }
-    if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) { needsRearm = true }
+    if event.kind.contains(.directoryGone) { needsRearm = true }
     guard !event.name.isEmpty else {
       // The watched directory itself went away or moved: every target planned through it is a candidate.
       for target in state.targets
@@ -298,9 +266,9 @@ final class WatcherCore: @unchecked Sendable {
       }
       return
     }
-    let completed = event.mask.contains(.closeWrite) || event.mask.contains(.movedTo)
-    let vanished = event.mask.contains(.delete) || event.mask.contains(.movedFrom)
-    let created = event.mask.contains(.create)
+    let completed = event.kind.contains(.completed)
+    let vanished = event.kind.contains(.vanished)
+    let created = event.kind.contains(.created)
     for directory in directories {
       let path = joinPath(directory, event.name)
       for target in state.targets {
@@ -344,23 +312,10 @@ final class WatcherCore: @unchecked Sendable {
       state.missingDeadlines[target] = nil
       if FileSystem.entry(at: target) == .missing { changed.insert(target) }
     }
-    if let nextPoll = state.nextPoll, nextPoll <= now {
-      for (target, signature) in state.polled {
-        let current = StatSignature.of(target)
-        if current == signature {
-          state.settling[target] = nil
-        } else if state.settling[target] == current {
-          // The same change at two checks in a row: the writer is done with it.
-          state.settling[target] = nil
-          state.polled[target] = current
-          changed.insert(target)
-        } else {
-          state.settling[target] = current
-        }
-      }
-      state.nextPoll = now + (state.settling.isEmpty ? pollInterval : settleInterval)
+    if let settled = state.poller.check(now: now) {
+      changed.formUnion(settled)
       // Watches that could not be set are tried again: polling ends as soon as one can be.
-      if usesInotify && !state.unwatched.isEmpty {
+      if usesEvents && !state.unwatched.isEmpty {
         for target in rearm(&state) { consider(target, &state, changed: &changed) }
       }
     }
@@ -369,16 +324,8 @@ final class WatcherCore: @unchecked Sendable {
   /// The nearest timer (grace period, polling), or `nil`.
   func nextDeadline() -> UInt64? {
     state.withLock { state in
-      (Array(state.missingDeadlines.values) + (state.nextPoll.map { [$0] } ?? [])).min()
+      (Array(state.missingDeadlines.values) + (state.poller.nextPoll.map { [$0] } ?? [])).min()
     }
-  }
-
-  var rescansOnHangup: Bool { state.withLock { $0.rescansOnHangup } }
-
-  func rescanOnHangup() {
-    guard let fd = Hangup.readDescriptor() else { return }
-    state.withLock { $0.rescansOnHangup = true }
-    hub.watchHangup(fd)
   }
 
   func stop() {

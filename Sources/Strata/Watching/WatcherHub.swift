@@ -1,41 +1,46 @@
-import Glibc
+import StrataPlatform
 
-/// Why the hub has no inotify descriptor, so that every watcher polls every path.
-enum InotifyLoss: Sendable, Equatable {
-  /// `inotify_init1` failed (`EMFILE`: `fs.inotify.max_user_instances` reached).
+/// Why the hub has no event descriptor, so that every watcher polls every path.
+enum EventSourceLoss: Sendable, Equatable {
+  /// The backend has no events (``PollingBackend``: no event backend in this build).
+  case noEvents
+  /// The backend could not open (inotify: `EMFILE`, `fs.inotify.max_user_instances` reached).
   case unavailable(Errno)
   /// The descriptor failed while in use; the reason names the call and the error (`poll: …`).
   case failed(String)
 }
 
-/// The process's one inotify instance and the one thread that waits on it.
+/// The process's one event source (its ``FileEventBackend``: inotify on Linux) and the one thread that
+/// waits on it.
 ///
-/// Every ``FileWatcher`` of the process registers here. The hub owns the inotify descriptor, a wake
-/// pipe, and the thread blocked in `poll()` on them (with the nearest timer of any watcher as the
+/// Every ``FileWatcher`` of the process registers here. The hub owns the backend's event descriptor, a
+/// wake pipe, and the thread blocked in `poll()` on them (with the nearest timer of any watcher as the
 /// timeout, so nothing wakes while nothing changes). Watches are reference-counted per watcher, since a
-/// second `inotify_add_watch` on the same directory returns the same descriptor; events are handed to
-/// the watchers that own their watch descriptor, and a queue overflow to all of them.
+/// second watch on the same directory returns the same number (`inotify_add_watch` does); events are
+/// handed to the watchers that own their watch, and a queue overflow to all of them. With a backend
+/// that has no events (``PollingBackend``), the thread only serves the watchers' polling timers.
 ///
 /// The thread never ends on an error (only ``shutdown()`` ends it). `EINTR` from `poll` is retried. A
 /// transient failure (`ENOMEM`, `EAGAIN`) pauses 10 ms, doubling at each failure in a row, and tries
 /// again; the fifth in a row, any other `poll` error, a `read` error other than `EAGAIN`/`EINTR`, or the
-/// descriptor reported invalid (`POLLNVAL`, `POLLERR`, `POLLHUP`) gives up inotify for good
-/// (``InotifyLoss/failed(_:)``): every watcher polls every path from then on, says why in a fallback,
+/// descriptor reported invalid (`POLLNVAL`, `POLLERR`, `POLLHUP`) gives up the backend's events for good
+/// (``EventSourceLoss/failed(_:)``): every watcher polls every path from then on, says why in a fallback,
 /// and reports every target once, since edits may have been missed. A `poll` that keeps failing after
 /// that pauses for the next timer (at most ``pauseLimit`` ms, so that a wake-up is served soon) instead
 /// of waiting on the descriptors, and reads the pipes without waiting. Without a wake pipe (`pipe`
 /// failed, or `poll` reports the pipe unusable), `poll` waits at most ``pauseLimit`` ms, so that new
 /// targets and ``shutdown()`` are still noticed. A thread that could not be created is created again at the next wake-up.
-final class InotifyHub: @unchecked Sendable {
+final class WatcherHub: @unchecked Sendable {
   // @unchecked: the `let`s are set once in init; everything mutable is in `state` (a `Locked`).
   struct State {
     var cores: [ObjectIdentifier: WeakCore] = [:]
     /// For each watch descriptor, how many of each watcher's directories use it.
     var users: [Int32: [ObjectIdentifier: Int]] = [:]
-    /// The inotify descriptor, or `nil` once inotify is lost (then everything is polled).
-    var inotify: Int32?
-    /// Why `inotify` is `nil`.
-    var loss: InotifyLoss?
+    /// The backend's event descriptor, or `nil` when it has none or it is lost (then everything is
+    /// polled).
+    var source: Int32?
+    /// Why `source` is `nil`.
+    var loss: EventSourceLoss?
     /// Descriptors given up while still ours, closed in deinit (not at once: another thread may be
     /// setting a watch on the number, which must not reach a descriptor that reuses it).
     var retired: [Int32] = []
@@ -49,7 +54,7 @@ final class InotifyHub: @unchecked Sendable {
     var nextHangupContinuation = 0
     var startsThread = false
     var threadStarting = false
-    var thread: pthread_t?
+    var thread: JoinableThread?
     var wakeUps = 0
     /// Whether the thread is about to block, or blocks, in `poll` with no timeout: nothing is due
     /// until an event comes (tests measure idleness from here).
@@ -62,41 +67,35 @@ final class InotifyHub: @unchecked Sendable {
   }
 
   /// The hub of the process, started on first use.
-  static let shared = InotifyHub(system: LiveInotify(), clock: monotonicNanoseconds, startsThread: true)
+  static let shared = WatcherHub(
+    backend: preferredFileEventBackend(), clock: monotonicNanoseconds, startsThread: true)
 
   /// The longest pause after a failed `poll`, and the longest `poll` without a wake pipe, in ms.
   static let pauseLimit: Int32 = 100
   /// The first pause after a transient `poll` failure (`ENOMEM`, `EAGAIN`), in ms; it doubles at each
   /// failure in a row.
   static let firstPause: Int32 = 10
-  /// How many transient `poll` failures in a row give up inotify.
+  /// How many transient `poll` failures in a row give up the backend's events.
   static let transientFailureLimit = 5
 
   let state = Locked(State())
-  let system: any InotifySystem
+  let backend: any FileEventBackend
   let clock: @Sendable () -> UInt64
   /// The wake pipe's ends, or -1 when it could not be created.
   let wakeRead: Int32
   let wakeWrite: Int32
 
-  init(system: any InotifySystem, clock: @escaping @Sendable () -> UInt64, startsThread: Bool) {
-    self.system = system
+  init(backend: any FileEventBackend, clock: @escaping @Sendable () -> UInt64, startsThread: Bool) {
+    self.backend = backend
     self.clock = clock
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) == 0 {
-      for fd in fds {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      }
-    } else {
-      fds = [-1, -1]
-    }
-    wakeRead = fds[0]
-    wakeWrite = fds[1]
-    let inotify: Result<Int32, Errno> = Result { () throws(Errno) in try system.initialize() }
+    let wake = nonBlockingPipe()
+    wakeRead = wake?.read ?? -1
+    wakeWrite = wake?.write ?? -1
+    let source: Result<Int32?, Errno> = Result { () throws(Errno) in try backend.open() }
     state.withLock { state in
-      switch inotify {
-      case .success(let fd): state.inotify = fd
+      switch source {
+      case .success(let fd?): state.source = fd
+      case .success(nil): state.loss = .noEvents
       case .failure(let error): state.loss = .unavailable(error)
       }
       state.startsThread = startsThread
@@ -105,21 +104,21 @@ final class InotifyHub: @unchecked Sendable {
   }
 
   deinit {
-    let descriptors = state.withLock { state in state.retired + (state.inotify.map { [$0] } ?? []) }
+    let descriptors = state.withLock { state in state.retired + (state.source.map { [$0] } ?? []) }
     for fd in descriptors + [wakeRead, wakeWrite] where fd >= 0 { close(fd) }
   }
 
-  /// The inotify descriptor, or `nil` when inotify could not be initialized or failed (then
+  /// The event descriptor, or `nil` when the backend has none, could not open, or failed (then
   /// everything is polled).
-  var inotify: Int32? { state.withLock { $0.inotify } }
+  var source: Int32? { state.withLock { $0.source } }
 
-  /// Why there is no inotify descriptor, if there is none.
-  var loss: InotifyLoss? { state.withLock { $0.loss } }
+  /// Why there is no event descriptor, if there is none.
+  var loss: EventSourceLoss? { state.withLock { $0.loss } }
 
   /// Adds a watcher.
-  /// - Returns: why inotify is lost, if it is: then the watcher polls every path. A loss after this
-  ///   call is told to the watcher (``WatcherCore/inotifyLost(_:)``).
-  func register(_ core: WatcherCore) -> InotifyLoss? {
+  /// - Returns: why events are lost, if they are: then the watcher polls every path. A loss after this
+  ///   call is told to the watcher (``WatcherCore/eventsLost(_:)``).
+  func register(_ core: WatcherCore) -> EventSourceLoss? {
     let loss = state.withLock { state in
       state.cores[ObjectIdentifier(core)] = WeakCore(core: core)
       return state.loss
@@ -131,7 +130,7 @@ final class InotifyHub: @unchecked Sendable {
   /// Forgets a watcher and removes the watches only it used.
   func unregister(_ core: WatcherCore) {
     let id = ObjectIdentifier(core)
-    let (unused, inotify) = state.withLock { state -> ([Int32], Int32?) in
+    let (unused, source) = state.withLock { state -> ([Int32], Int32?) in
       state.cores[id] = nil
       var unused: [Int32] = []
       for (watch, users) in state.users where users[id] != nil {
@@ -141,22 +140,22 @@ final class InotifyHub: @unchecked Sendable {
           unused.append(watch)
         }
       }
-      return (unused, state.inotify)
+      return (unused, state.source)
     }
-    if let inotify { for watch in unused { system.removeWatch(inotify, watch: watch) } }
+    if let source { for watch in unused { backend.removeWatch(source, watch: watch) } }
   }
 
-  /// Watches a directory for a watcher. The corresponding C function is `inotify_add_watch`.
+  /// Watches a directory for a watcher, through the backend.
   func addWatch(_ path: String, for core: WatcherCore) throws(Errno) -> Int32 {
-    let (inotify, loss) = state.withLock { ($0.inotify, $0.loss) }
-    guard let inotify else {
+    let (source, loss) = state.withLock { ($0.source, $0.loss) }
+    guard let source else {
       if case .unavailable(let error) = loss { throw error }
-      throw Errno(EBADF)
+      throw Errno(loss == .noEvents ? ENOSYS : EBADF)
     }
-    let watch = try system.addWatch(inotify, path: path, mask: .directoryWatch)
+    let watch = try backend.addWatch(source, directory: path)
     state.withLock { state in
       // Lost meanwhile: the watch is on a descriptor no one reads, and the watcher hears of the loss.
-      guard state.inotify == inotify else { return }
+      guard state.source == source else { return }
       state.users[watch, default: [:]][ObjectIdentifier(core), default: 0] += 1
     }
     return watch
@@ -165,16 +164,16 @@ final class InotifyHub: @unchecked Sendable {
   /// Releases one use of a watch; the watch is removed when no watcher uses it.
   func removeWatch(_ watch: Int32, for core: WatcherCore) {
     let id = ObjectIdentifier(core)
-    let (unused, inotify) = state.withLock { state -> (Bool, Int32?) in
+    let (unused, source) = state.withLock { state -> (Bool, Int32?) in
       guard let count = state.users[watch]?[id] else { return (false, nil) }
       state.users[watch]?[id] = count > 1 ? count - 1 : nil
       if state.users[watch]?.isEmpty == true {
         state.users[watch] = nil
-        return (true, state.inotify)
+        return (true, state.source)
       }
       return (false, nil)
     }
-    if unused, let inotify { system.removeWatch(inotify, watch: watch) }
+    if unused, let source { backend.removeWatch(source, watch: watch) }
   }
 
   /// A watch the kernel dropped (`IN_IGNORED`): forget it for everyone.
@@ -182,37 +181,37 @@ final class InotifyHub: @unchecked Sendable {
     _ = state.withLock { $0.users.removeValue(forKey: watch) }
   }
 
-  /// Gives up inotify for good: every watcher polls every path from now on, says why, and reports
+  /// Gives up the backend's events for good: every watcher polls every path from now on, says why, and reports
   /// every target (edits may have been missed). Does nothing if `fd` is no longer the descriptor.
   /// - Parameter closes: whether the descriptor is still ours to close (not after `EBADF` or `POLLNVAL`:
   ///   its number may belong to another file by now).
-  func giveUpInotify(_ fd: Int32, reason: String, closes: Bool) {
+  func giveUpEvents(_ fd: Int32, reason: String, closes: Bool) {
     let cores = state.withLock { state -> [WatcherCore]? in
-      guard state.inotify == fd else { return nil }
-      state.inotify = nil
+      guard state.source == fd else { return nil }
+      state.source = nil
       state.loss = .failed(reason)
       state.users = [:]
       if closes { state.retired.append(fd) }
       return state.cores.values.compactMap(\.core)
     }
-    for core in cores ?? [] { core.inotifyLost(.failed(reason)) }
+    for core in cores ?? [] { core.eventsLost(.failed(reason)) }
   }
 
   /// Reads pending events, hands each watcher its own (all of them an overflow), and fires timers.
   func pump() {
-    var events: [InotifyEvent] = []
-    if let inotify {
+    var events: [FileEvent] = []
+    if let source {
       do {
-        events = try readInotifyEvents(inotify, system: system)
+        events = try backend.readEvents(source)
       } catch {
-        giveUpInotify(inotify, reason: "read: \(error)", closes: error.rawValue != EBADF)
+        giveUpEvents(source, reason: "read: \(error)", closes: error.rawValue != EBADF)
       }
     }
     let (cores, users) = state.withLock { state in (state.cores.values.compactMap(\.core), state.users) }
     for core in cores {
       let id = ObjectIdentifier(core)
       let mine = events.filter { event in
-        event.mask.contains(.queueOverflow) || users[event.watch]?[id] != nil || core.owns(event.watch)
+        event.kind.contains(.overflow) || users[event.watch]?[id] != nil || core.owns(event.watch)
       }
       core.process(mine)
     }
@@ -223,12 +222,6 @@ final class InotifyHub: @unchecked Sendable {
     guard wakeWrite >= 0 else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)
-  }
-
-  /// Polls `SIGHUP` too, for watchers that asked to rescan on it.
-  func watchHangup(_ fd: Int32) {
-    state.withLock { $0.hangup = fd }
-    wake()
   }
 
   /// `SIGHUP`s from now on (and one queued before, if any), as a stream; installs the handler.
@@ -255,13 +248,13 @@ final class InotifyHub: @unchecked Sendable {
 
   /// Ends the thread (a private hub, when its watcher stops).
   func shutdown() {
-    let thread = state.withLock { state -> pthread_t? in
+    let thread = state.withLock { state -> JoinableThread? in
       state.stopped = true
       defer { state.thread = nil }
       return state.thread
     }
     wake()
-    if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+    if let thread, !thread.isCurrent { thread.join() }
   }
 
   /// Starts the thread if the hub has one and it is not running: at init, and again at the next
@@ -275,18 +268,11 @@ final class InotifyHub: @unchecked Sendable {
       return true
     }
     guard starts else { return }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let result = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<InotifyHub>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, context)
-    if result != 0 { Unmanaged<InotifyHub>.fromOpaque(context).release() }
+    // The thread holds the hub until `run` returns (after `shutdown`).
+    let thread = JoinableThread.start { self.run() }
     state.withLock { state in
       state.threadStarting = false
-      if result == 0 { state.thread = thread }
+      state.thread = thread
     }
   }
 
@@ -302,15 +288,15 @@ final class InotifyHub: @unchecked Sendable {
     while turn() {}
   }
 
-  /// One turn of the thread: waits in `poll` for the wake pipe, inotify, `SIGHUP` or the nearest timer
+  /// One turn of the thread: waits in `poll` for the wake pipe, the event descriptor, `SIGHUP` or the nearest timer
   /// (or, when `poll` fails, pauses instead), then serves what is ready and fires due timers.
   /// - Returns: `false` once the hub is shut down.
   func turn() -> Bool {
-    let (inotify, hangup, wakeBroken) = state.withLock { ($0.inotify, $0.hangup, $0.wakeBroken) }
+    let (source, hangup, wakeBroken) = state.withLock { ($0.source, $0.hangup, $0.wakeBroken) }
     // A negative descriptor is skipped by `poll`: the slots stay where the code below looks for them.
     var fds = [
       pollfd(fd: wakeBroken ? -1 : wakeRead, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: inotify ?? -1, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: source ?? -1, events: Int16(POLLIN), revents: 0),
       pollfd(fd: hangup ?? -1, events: Int16(POLLIN), revents: 0),
     ]
     var timeout = pollTimeout()
@@ -322,13 +308,13 @@ final class InotifyHub: @unchecked Sendable {
     // Whether `poll` said which descriptors are ready; if not, each is read without waiting.
     var knowsReady = true
     do {
-      _ = try system.poll(&fds, timeout: timeout)
+      _ = try backend.poll(&fds, timeout: timeout)
       state.withLock { $0.pollFailures = 0 }
     } catch let error where error.rawValue == EINTR {
       // A signal: serve what is due, then wait again with a new timeout.
     } catch {
       knowsReady = false
-      pollFailed(error, timeout: timeout, inotify: inotify)
+      pollFailed(error, timeout: timeout, source: source)
     }
     let broken = Int16(POLLNVAL | POLLERR | POLLHUP)
     if fds[0].fd >= 0 && (fds[0].revents & broken) != 0 {
@@ -342,12 +328,12 @@ final class InotifyHub: @unchecked Sendable {
       return state.stopped
     }
     if stopped { return false }
-    if let inotify, knowsReady, (fds[1].revents & broken) != 0 {
+    if let source, knowsReady, (fds[1].revents & broken) != 0 {
       let flag =
         (fds[1].revents & Int16(POLLNVAL)) != 0
         ? "POLLNVAL" : (fds[1].revents & Int16(POLLERR)) != 0 ? "POLLERR" : "POLLHUP"
-      giveUpInotify(
-        inotify, reason: "poll: the descriptor is not usable (\(flag))", closes: flag != "POLLNVAL")
+      giveUpEvents(
+        source, reason: "poll: the descriptor is not usable (\(flag))", closes: flag != "POLLNVAL")
     }
     if let hangup {
       if knowsReady && (fds[2].revents & broken) != 0 {
@@ -355,9 +341,6 @@ final class InotifyHub: @unchecked Sendable {
         state.withLock { state in if state.hangup == hangup { state.hangup = nil } }
       } else if knowsReady ? fds[2].revents != 0 : drain(hangup) {
         if knowsReady { _ = drain(hangup) }
-        for core in state.withLock({ $0.cores.values.compactMap(\.core) }) where core.rescansOnHangup {
-          core.rescan()
-        }
         for continuation in state.withLock({ Array($0.hangupContinuations.values) }) { continuation.yield() }
       }
     }
@@ -365,21 +348,21 @@ final class InotifyHub: @unchecked Sendable {
     return true
   }
 
-  /// Handles a failed `poll` (other than `EINTR`): gives up inotify, or pauses before the next turn.
-  private func pollFailed(_ error: Errno, timeout: Int32, inotify: Int32?) {
+  /// Handles a failed `poll` (other than `EINTR`): gives up the backend's events, or pauses before the next turn.
+  private func pollFailed(_ error: Errno, timeout: Int32, source: Int32?) {
     let failures = state.withLock { state in
       state.pollFailures += 1
       return state.pollFailures
     }
     let transient = error.rawValue == ENOMEM || error.rawValue == EAGAIN
-    if let inotify, !transient || failures >= Self.transientFailureLimit {
+    if let source, !transient || failures >= Self.transientFailureLimit {
       let reason = transient ? "poll: \(error) (\(failures) times in a row)" : "poll: \(error)"
-      giveUpInotify(inotify, reason: reason, closes: error.rawValue != EBADF)
+      giveUpEvents(source, reason: reason, closes: error.rawValue != EBADF)
       state.withLock { $0.pollFailures = 0 }
       return  // the next turn polls without it
     }
-    let pause = transient && inotify != nil ? Self.firstPause << (failures - 1) : Self.pauseLimit
-    system.sleep(milliseconds: timeout < 0 ? pause : min(timeout, pause))
+    let pause = transient && source != nil ? Self.firstPause << (failures - 1) : Self.pauseLimit
+    backend.sleep(milliseconds: timeout < 0 ? pause : min(timeout, pause))
   }
 
   /// Reads everything a non-blocking pipe holds. Returns whether there was anything.
