@@ -49,6 +49,23 @@ def count_instructions(binary, name, runs):
         return total / runs
 
 
+def uncovered_workloads(binary, workloads):
+    """What is missing for a workload of the binary to be checked: its entry in instructions.json and
+    its allocation threshold file (package-benchmark skips a benchmark that has none, silently)."""
+    usage = subprocess.run([binary], capture_output=True, text=True).stdout
+    names = usage.split("(NAME: ", 1)[1].rstrip().rstrip(")").split(", ") if "(NAME: " in usage else []
+    if not names:
+        return [f"{binary} printed no workload names: {usage.strip()!r}"]
+    problems = []
+    for name in names:
+        if name not in workloads:
+            problems.append(f"{name} has no entry in {LIMITS}")
+        allocations = os.path.join(HERE, "Thresholds", f"StrataThresholds.{name}.p90.json")
+        if not os.path.exists(allocations):
+            problems.append(f"{name} has no allocation threshold {allocations}")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=DEFAULT_BINARY, help="the release strata-instructions")
@@ -67,6 +84,10 @@ def main():
     unknown = [name for name in names if name not in workloads]
     if unknown:
         sys.exit(f"error: {', '.join(unknown)} not in {LIMITS}; the workloads are {', '.join(workloads)}")
+
+    uncovered = uncovered_workloads(arguments.binary, workloads)
+    if uncovered:
+        sys.exit("error: " + "; ".join(uncovered) + " (BENCHMARKS.md, Thresholds CI fails on: how to record them)")
 
     regressions = []
     print(f"{'workload':<22} {'recorded':>12} {'measured':>12} {'change':>8}   (instructions per operation)")
