@@ -1,9 +1,17 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Strata with the Swift server ecosystem: one product per integration. The root package stays
 // dependency-free; everything here depends on it by path.
 // Build and test: swift build --package-path Integrations && swift test --package-path Integrations
+// The upcoming features the root package enables (as swift-log, hummingbird and swift-configuration do),
+// on every target of the package.
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
   name: "StrataIntegrations",
   platforms: [.macOS(.v15)],
@@ -34,21 +42,24 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
-      ]),
+      ],
+      swiftSettings: swiftSettings),
     // Store events to a swift-log Logger; a log handler whose level follows a setting.
     .target(
       name: "StrataLogging",
       dependencies: [
         .product(name: "Strata", package: "Strata"),
         .product(name: "Logging", package: "swift-log"),
-      ]),
+      ],
+      swiftSettings: swiftSettings),
     // Strata as a swift-configuration ConfigProvider.
     .target(
       name: "StrataConfiguration",
       dependencies: [
         .product(name: "Strata", package: "Strata"),
         .product(name: "Configuration", package: "swift-configuration"),
-      ]),
+      ],
+      swiftSettings: swiftSettings),
     // An etcd v3 source over etcd's HTTP/JSON gateway.
     .target(
       name: "StrataEtcd",
@@ -56,7 +67,9 @@ let package = Package(
         .product(name: "Strata", package: "Strata"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
-      ]),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings),
     // A Hummingbird 2 server configured by Strata.
     .executableTarget(
       name: "HummingbirdServer",
@@ -65,10 +78,11 @@ let package = Package(
         .product(name: "Strata", package: "Strata"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Configuration", package: "swift-configuration"),
       ],
-      path: "Samples/HummingbirdServer", exclude: ["root", "README.md"]),
+      path: "Samples/HummingbirdServer", exclude: ["root", "README.md"], swiftSettings: swiftSettings),
     .testTarget(
       name: "StrataIntegrationsTests",
       dependencies: [
@@ -81,8 +95,11 @@ let package = Package(
         .product(name: "ConfigurationTesting", package: "swift-configuration"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
-      ]),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+      ],
+      swiftSettings: swiftSettings),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@ import Strata
 import StrataConfiguration
 import StrataLogging
 import StrataServiceLifecycle
+import UnixSignals
 
 // A Hummingbird 2 server configured by Strata: typed groups over layered files and the environment,
 // live reload, its own host and port through swift-configuration, logging through swift-log. See

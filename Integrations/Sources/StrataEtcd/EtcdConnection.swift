@@ -1,6 +1,7 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import FoundationEssentials
 import NIOCore
+import NIOHTTP1
 
 /// etcd's HTTP/JSON gateway, through an `HTTPClient`: range reads, watches, and (for tests and tools)
 /// puts, deletes and compactions.

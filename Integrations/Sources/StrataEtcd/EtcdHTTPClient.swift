@@ -1,4 +1,4 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import NIOCore
 
 extension EtcdLayer {

@@ -1,7 +1,7 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Glibc
 import NIOCore
-import Strata
+public import Strata
 
 /// A layer read from etcd v3: every key below a prefix, as a tree, followed live by etcd's watch.
 ///

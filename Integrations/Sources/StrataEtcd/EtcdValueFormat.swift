@@ -1,4 +1,4 @@
-import Strata
+public import Strata
 
 /// How an etcd source reads each value: as one string, as a JSON value, or as a document in any
 /// ``Strata/ConfigFormat``.

@@ -1,3 +1,5 @@
+import AsyncHTTPClient
+import NIOCore
 import Strata
 import Synchronization
 

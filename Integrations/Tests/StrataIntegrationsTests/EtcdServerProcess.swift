@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Glibc
 import NIOCore
+import NIOHTTP1
 import StrataEtcd
 
 /// A real etcd server for the tests: started on free loopback ports in a temporary data directory,

@@ -7,6 +7,7 @@ import StrataConfiguration
 import StrataEtcd
 import StrataLogging
 import StrataServiceLifecycle
+import UnixSignals
 
 /// The samples of the Integrations' doc comments and of the StrataEtcd catalog, compiled here and
 /// checked against the documents by `Scripts/check-doc-snippets.py`. Nothing here runs.

@@ -1,0 +1,29 @@
+import Strata
+
+/// One measured operation of the library's hot paths, shared by the allocation thresholds
+/// (package-benchmark) and the instruction-count check (callgrind over `strata-instructions`).
+public struct Workload: Sendable {
+  /// The name the thresholds files and `check-instructions.py` know it by.
+  public let name: String
+  /// Builds the fixture (not measured) and returns the operation; each call of it does the same work
+  /// and returns a value derived from it, for the caller to keep alive.
+  public let prepare: @Sendable () -> @Sendable () -> Int
+
+  /// Every workload, in the order the checks report them.
+  public static let all: [Workload] = [
+    Workload(name: "CachedTypedRead", prepare: cachedTypedRead),
+    Workload(name: "SnapshotReadByKey", prepare: snapshotReadByKey),
+    Workload(name: "ParseJSON", prepare: { parse(Fixtures.json, with: JSONFormat(), path: "app.json") }),
+    Workload(name: "ParseINI", prepare: { parse(Fixtures.ini, with: INIFormat(), path: "app.ini") }),
+    Workload(
+      name: "ParsePlist", prepare: { parse(Fixtures.xmlPlist, with: PropertyListFormat(), path: "app.plist") }
+    ),
+    Workload(name: "StoreReloadAfterEdit", prepare: storeReloadAfterEdit),
+    Workload(name: "CommandLineLayer", prepare: commandLineLayer),
+  ]
+
+  /// The workload called `name`, if there is one.
+  public static func named(_ name: String) -> Workload? {
+    all.first { $0.name == name }
+  }
+}
