@@ -18,3 +18,9 @@
 #else
   #error("StrataPlatform: no supported C library module (Darwin, Glibc, Android or Musl) to import")
 #endif
+
+// In an optimized build `timespec` and `timeval` resolve to the toolchain's shim copies (on Linux at
+// least); their members must be visible where the library names them (MemberImportVisibility).
+#if canImport(SwiftOverlayShims)
+  @_exported public import SwiftOverlayShims
+#endif
