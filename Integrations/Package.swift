@@ -18,6 +18,7 @@ let package = Package(
   products: [
     .library(name: "StrataServiceLifecycle", targets: ["StrataServiceLifecycle"]),
     .library(name: "StrataLogging", targets: ["StrataLogging"]),
+    .library(name: "StrataMetrics", targets: ["StrataMetrics"]),
     .library(name: "StrataConfiguration", targets: ["StrataConfiguration"]),
     .library(name: "StrataEtcd", targets: ["StrataEtcd"]),
     .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
@@ -26,6 +27,7 @@ let package = Package(
     .package(name: "Strata", path: ".."),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
@@ -50,6 +52,14 @@ let package = Package(
       dependencies: [
         .product(name: "Strata", package: "Strata"),
         .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings),
+    // Store events as swift-metrics counters and gauges.
+    .target(
+      name: "StrataMetrics",
+      dependencies: [
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
       ],
       swiftSettings: swiftSettings),
     // Strata as a swift-configuration ConfigProvider.
@@ -86,11 +96,14 @@ let package = Package(
     .testTarget(
       name: "StrataIntegrationsTests",
       dependencies: [
-        "StrataServiceLifecycle", "StrataLogging", "StrataConfiguration", "StrataEtcd", "HummingbirdServer",
+        "StrataServiceLifecycle", "StrataLogging", "StrataMetrics", "StrataConfiguration", "StrataEtcd",
+        "HummingbirdServer",
         .product(name: "Strata", package: "Strata"),
         .product(name: "StrataTesting", package: "Strata"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "ConfigurationTesting", package: "swift-configuration"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -53,8 +53,14 @@ let app = Application(
   configuration: ApplicationConfiguration(
     reader: ConfigReader(provider: StrataConfigProvider(store: store)).scoped(to: "http")),
   logger: logger)
+// A program chooses how loud configuration events are: here reloads show at the default level and
+// failures stand out (the library's defaults are a reload at debug and problems at info).
+let eventLevels = StoreEventLogger.Levels(reloaded: .info, failed: .error, pendingRestart: .warning)
 let services = ServiceGroup(
-  services: [SettingsStoreService(store: store, logger: logger, systemd: SystemdNotifier()), app],
+  services: [
+    SettingsStoreService(store: store, logger: logger, eventLevels: eventLevels, systemd: SystemdNotifier()),
+    app,
+  ],
   gracefulShutdownSignals: [.sigterm, .sigint],
   logger: logger)
 try await services.run()

@@ -6,15 +6,10 @@ public import Strata
 /// Each ``StoreEvent`` becomes one log record with a level that says how much it matters and metadata
 /// that a log pipeline can filter on (`strata.event`, and where it applies `strata.generation`,
 /// `strata.keys`, `strata.files`, `strata.key`, `strata.file`, `strata.line`, `strata.column`,
-/// `strata.code`):
+/// `strata.code`, `strata.origin`).
 ///
-/// | event | level |
-/// |---|---|
-/// | reloaded | info |
-/// | failed, an error diagnostic | error |
-/// | recovered | notice |
-/// | pending restart, watcher fallback, a warning diagnostic | warning |
-/// | a note diagnostic (a file skipped for its name) | info |
+/// Each kind of event has its level in ``Levels``: by default a reload at `debug` and every problem at
+/// `info`, as swift-log asks of libraries; the program raises what it wants to stand out.
 ///
 /// Values of secret settings never appear: the store already redacts them in events and errors, and
 /// the logger redacts a pending restart of a secret key again rather than trust that.
@@ -27,11 +22,16 @@ public import Strata
 public struct StoreEventLogger: Sendable {
   /// The logger records go to.
   public let logger: Logger
+  /// The level of each kind of event.
+  public let levels: Levels
 
   /// Creates a logger of store events.
-  /// - Parameter logger: where records go; its label and metadata are kept.
-  public init(logger: Logger) {
+  /// - Parameters:
+  ///   - logger: where records go; its label and metadata are kept.
+  ///   - levels: the level of each kind of event (default: a reload at `debug`, problems at `info`).
+  public init(logger: Logger, levels: Levels = Levels()) {
     self.logger = logger
+    self.levels = levels
   }
 
   /// Logs every event until the task is cancelled or the store shuts down, beginning with the problems
@@ -53,46 +53,43 @@ public struct StoreEventLogger: Sendable {
   public func log(_ event: StoreEvent, secretKeys: Set<String> = []) {
     switch event {
     case .reloaded(let generation, let keys, let files):
-      logger.info(
-        "configuration reloaded: \(keys.joined(separator: ", "))",
+      logger.log(
+        level: levels.reloaded, "configuration reloaded: \(keys.joined(separator: ", "))",
         metadata: [
           "strata.event": "reloaded", "strata.generation": "\(generation)",
           "strata.keys": .array(keys.map { .string($0) }), "strata.files": .array(files.map { .string($0) }),
         ])
     case .failed(let error):
-      logger.error("configuration: \(error)", metadata: Self.metadata(of: error, event: "failed"))
+      logger.log(
+        level: levels.failed, "configuration: \(error)", metadata: Self.metadata(of: error, event: "failed"))
     case .recovered(let error):
-      logger.notice(
+      logger.log(
+        level: levels.recovered,
         "configuration recovered: \(error.location ?? "the source") is good again (was: \(error.message))",
         metadata: Self.metadata(of: error, event: "recovered"))
     case .pendingRestart(let pending):
       let isSecret = secretKeys.contains(pending.key)
       let running = isSecret ? Self.redacted : pending.runningValue
       let new = isSecret ? Self.redacted : pending.newValue
-      logger.warning(
+      logger.log(
+        level: levels.pendingRestart,
         "configuration: \(pending.key) changed to \(new) (\(pending.origin)); running with \(running) until a restart",
         metadata: [
           "strata.event": "pendingRestart", "strata.key": "\(pending.key)",
           "strata.origin": "\(pending.origin)",
         ])
     case .watcherFallback(let path, let message):
-      logger.warning(
-        "configuration: watching \(path) by polling: \(message)",
+      logger.log(
+        level: levels.watcherFallback, "configuration: watching \(path) by polling: \(message)",
         metadata: ["strata.event": "watcherFallback", "strata.file": "\(path)"])
     case .diagnosed(let diagnostic): log(diagnostic)
     }
   }
 
-  /// Logs one diagnostic: an error at `error`, a warning at `warning`, a note at `info`.
+  /// Logs one diagnostic at the level of its severity in ``levels``.
   public func log(_ diagnostic: Diagnostic) {
-    let level: Logger.Level =
-      switch diagnostic.severity {
-      case .error: .error
-      case .warning: .warning
-      case .note: .info
-      }
     logger.log(
-      level: level, "configuration: \(diagnostic.error)",
+      level: levels.level(of: diagnostic.severity), "configuration: \(diagnostic.error)",
       metadata: Self.metadata(of: diagnostic.error, event: "diagnostic"))
   }
 

@@ -1,7 +1,7 @@
 public import Logging
 public import ServiceLifecycle
 public import Strata
-import StrataLogging
+public import StrataLogging
 import UnixSignals
 
 /// A store's run loop as a swift-service-lifecycle `Service`: it watches the store's sources while the
@@ -26,6 +26,8 @@ public struct SettingsStoreService: Service {
   public let store: SettingsStore
   /// Where the store's diagnostics and events are logged, if anywhere.
   public let logger: Logger?
+  /// The level each kind of event is logged at.
+  public let eventLevels: StoreEventLogger.Levels
   /// Whether `SIGHUP` reads every source again.
   public var reloadsOnHangup: Bool { reloadRequests != nil }
   /// What asks for every source to be read again (`SIGHUP`, or a test's stream).
@@ -40,28 +42,30 @@ public struct SettingsStoreService: Service {
   ///   - store: the store to run.
   ///   - logger: when given, the store's diagnostics at start and every event while the service runs
   ///     are logged there (see `StoreEventLogger`), with readiness and each `SIGHUP` at `info`.
+  ///   - eventLevels: the level of each kind of event (default: a reload at `debug`, problems at `info`).
   ///   - reloadOnHangup: read every source again on `SIGHUP` (`systemctl reload`).
   ///   - systemd: under a `Type=notify-reload` unit, `SystemdNotifier()`: `READY=1` once every source
   ///     is watched, `RELOADING=1` … `READY=1` around each `SIGHUP`'s reload (it does nothing outside
   ///     systemd).
   ///   - onReady: called once the store watches every source.
   public init(
-    store: SettingsStore, logger: Logger? = nil, reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil,
-    onReady: @escaping @Sendable () -> Void = {}
+    store: SettingsStore, logger: Logger? = nil, eventLevels: StoreEventLogger.Levels = .init(),
+    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil, onReady: @escaping @Sendable () -> Void = {}
   ) {
     self.init(
-      store: store, logger: logger, reloadRequests: reloadOnHangup ? Self.hangups : nil, systemd: systemd,
-      onReady: onReady)
+      store: store, logger: logger, eventLevels: eventLevels,
+      reloadRequests: reloadOnHangup ? Self.hangups : nil, systemd: systemd, onReady: onReady)
   }
 
   /// Creates the service with its own source of reload requests (tests).
   init(
-    store: SettingsStore, logger: Logger?,
+    store: SettingsStore, logger: Logger?, eventLevels: StoreEventLogger.Levels = .init(),
     reloadRequests: (@Sendable (Logger?) async -> any AsyncSequence<Void, Never> & Sendable)?,
     systemd: SystemdNotifier? = nil, onReady: @escaping @Sendable () -> Void
   ) {
     self.store = store
     self.logger = logger
+    self.eventLevels = eventLevels
     self.reloadRequests = reloadRequests
     self.systemd = systemd
     self.onReady = onReady
@@ -71,12 +75,15 @@ public struct SettingsStoreService: Service {
   public func run() async throws {
     // Subscribe and trap before the loop starts, so that nothing between here and readiness is lost.
     let (store, logger, onReady, systemd) = (self.store, self.logger, self.onReady, self.systemd)
+    let levels = eventLevels
     let events = logger.map { _ in store.events }
     let requests = await reloadRequests?(logger)
     await cancelWhenGracefulShutdown {
       await withDiscardingTaskGroup { group in
         if let logger, let events {
-          group.addTask { await StoreEventLogger(logger: logger).log(events: events, of: store) }
+          group.addTask {
+            await StoreEventLogger(logger: logger, levels: levels).log(events: events, of: store)
+          }
         }
         let ready: @Sendable () -> Void = {
           logger?.info(

@@ -33,7 +33,8 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
         StrataError(.unknownKey, "unknown key 'server.prot'", path: "/etc/a.ini", line: 3, column: 1)))
     let all = records.all
     try #require(all.count == 5)
-    #expect(all.map(\.level) == [.info, .error, .notice, .warning, .warning])
+    // The defaults swift-log asks of a library: a routine reload at debug, every problem at info.
+    #expect(all.map(\.level) == [.debug, .info, .info, .info, .info])
     #expect(
       all.map { $0.metadata["strata.event"]?.description } == [
         "reloaded", "failed", "recovered", "watcherFallback", "diagnostic",
@@ -48,6 +49,35 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
     #expect(all[4].metadata["strata.line"] == "3" && all[4].metadata["strata.code"] == "unknownKey")
   }
 
+  @Test func eachEventKindIsLoggedAtTheLevelTheProgramChose() throws {
+    let (logger, records) = LoggingRecorder.logger()
+    let levels = StoreEventLogger.Levels(
+      reloaded: .trace, failed: .critical, recovered: .notice, pendingRestart: .warning,
+      watcherFallback: .error,
+      errorDiagnostic: .critical, warningDiagnostic: .notice, noteDiagnostic: .info)
+    let eventLogger = StoreEventLogger(logger: logger, levels: levels)
+    let error = StrataError(.syntax, "expected '=' after key", path: "/etc/a.ini", line: 2, column: 4)
+    eventLogger.log(.reloaded(generation: 3, changedKeys: ["server.port"], files: ["/etc/a.ini"]))
+    eventLogger.log(.failed(error))
+    eventLogger.log(.recovered(error))
+    eventLogger.log(.watcherFallback(path: "/etc/a", message: "inotify watch limit reached"))
+    eventLogger.log(.diagnosed(Diagnostic(.error, error)))
+    eventLogger.log(.diagnosed(Diagnostic(.warning, StrataError(.unknownKey, "unknown key 'server.prot'"))))
+    eventLogger.log(.diagnosed(Diagnostic(.note, StrataError(.skipped, "skipped README"))))
+    #expect(records.all.map(\.level) == [.trace, .critical, .notice, .error, .critical, .notice, .info])
+    #expect(
+      records.all.map { $0.metadata["strata.event"]?.description } == [
+        "reloaded", "failed", "recovered", "watcherFallback", "diagnostic", "diagnostic", "diagnostic",
+      ])
+    // Only what a level lets through reaches the handler: a logger at info drops a reload at trace.
+    var quiet = logger
+    quiet.logLevel = .info
+    StoreEventLogger(logger: quiet, levels: levels).log(
+      .reloaded(generation: 4, changedKeys: ["a"], files: []))
+    #expect(records.all.count == 7)
+    #expect(StoreEventLogger.Levels() != levels)
+  }
+
   @Test func aStoreLogsBadValuesRecoveryUnknownKeysAndPendingRestartsWithoutSecrets() async throws {
     try await SvcFixtures.withTemporaryDirectory { dir in
       let file = dir + "/a.ini"
@@ -56,7 +86,11 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
       let server = LoggingServerSettings(store: store)
       let (logger, records) = LoggingRecorder.logger()
       let ready = SvcFixtures.Flag()
-      let logging = Task { await StoreEventLogger(logger: logger).run(store: store) }
+      // Levels as a program that wants problems to stand out chooses them (a pending restart's is
+      // checked here: a real one comes only from a store).
+      let levels = StoreEventLogger.Levels(
+        failed: .error, recovered: .notice, pendingRestart: .warning, warningDiagnostic: .warning)
+      let logging = Task { await StoreEventLogger(logger: logger, levels: levels).run(store: store) }
       let running = Task { await store.run(onReady: { ready.set() }) }
       defer {
         running.cancel()
@@ -92,7 +126,8 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
       #expect(
         await SvcFixtures.waitUntil {
           records.all.contains {
-            $0.metadata["strata.event"] == "pendingRestart" && $0.metadata["strata.key"] == "server.token"
+            $0.level == .warning && $0.metadata["strata.event"] == "pendingRestart"
+              && $0.metadata["strata.key"] == "server.token"
           }
         }, "\(records.all.map(\.message))")
       let text = records.all.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")

@@ -6,6 +6,7 @@ import Strata
 import StrataConfiguration
 import StrataEtcd
 import StrataLogging
+import StrataMetrics
 import StrataServiceLifecycle
 import UnixSignals
 
@@ -62,6 +63,21 @@ enum IntegrationSnippets {
     // snippet: StoreEventLogger
     let eventLogger = StoreEventLogger(logger: Logger(label: "config"))
     Task { await eventLogger.run(store: store) }  // or SettingsStoreService(store:logger:)
+    // snippet: end
+  }
+
+  static func eventLevels(store: SettingsStore) {
+    // snippet: Levels
+    let levels = StoreEventLogger.Levels(reloaded: .info, failed: .error, pendingRestart: .warning)
+    let eventLogger = StoreEventLogger(logger: Logger(label: "config"), levels: levels)
+    // snippet: end
+    Task { await eventLogger.run(store: store) }
+  }
+
+  static func storeMetrics(store: SettingsStore) {
+    // snippet: StoreMetrics
+    let metrics = StoreMetrics(dimensions: [("store", "main")])  // to MetricsSystem.factory
+    Task { await metrics.run(store: store) }  // until cancelled or store.shutdown()
     // snippet: end
   }
 
