@@ -10,8 +10,8 @@ public import Strata
 /// Tells a swift-metrics backend what happens to a store's configuration, so that operators can alert
 /// on failed reloads, rejected edits and pending restarts.
 ///
-/// It follows the store's public ``Strata/SettingsStore/events`` and, after each event, reads the
-/// store's generation, keys, pending restarts and failing sources. Every name begins with `prefix`
+/// It follows the store's `events` and, after each event, reads the store's generation, keys, pending
+/// restarts and failing sources. Every name begins with `prefix`
 /// (`strata_` by default) and carries `dimensions` (for example `[("store", "main")]`, to tell stores
 /// apart):
 ///
