@@ -5,7 +5,6 @@ import Strata
 struct Instruments: Sendable {
   let reloadsOK: Counter
   let reloadsFailed: Counter
-  let reloadsRejected: Counter
   let recoveries: Counter
   let diagnosticErrors: Counter
   let diagnosticWarnings: Counter
@@ -26,7 +25,6 @@ struct Instruments: Sendable {
     }
     reloadsOK = counter("reloads_total", [("result", "ok")])
     reloadsFailed = counter("reloads_total", [("result", "failed")])
-    reloadsRejected = counter("reloads_total", [("result", "rejected")])
     recoveries = counter("recoveries_total")
     diagnosticErrors = counter("diagnostics_total", [("severity", "error")])
     diagnosticWarnings = counter("diagnostics_total", [("severity", "warning")])

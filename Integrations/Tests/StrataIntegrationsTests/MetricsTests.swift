@@ -65,17 +65,16 @@ struct RecordedMetrics {
         try await SvcFixtures.waitUntil { try recorded.gauge("generation") == Double(store.generation) })
       #expect(try #require(try recorded.gauge("last_reload_timestamp_seconds")) >= beforeEdit)
 
-      // A value the setting refuses: a rejected edit, not a failed source.
+      // A value the setting refuses: a failed reload, the running value kept.
       try SvcFixtures.write("[server]\nport = 80a\ntoken = first\n", to: file)
-      #expect(try await SvcFixtures.waitUntil { try recorded.reloads("rejected") == 1 })
-      #expect(try recorded.reloads("failed") == 0 && recorded.reloads("ok") == 1)
+      #expect(try await SvcFixtures.waitUntil { try recorded.reloads("failed") == 1 })
+      #expect(try recorded.reloads("ok") == 1 && recorded.gauge("failing_sources") == 0)
       #expect(server.port == 9090)
 
       // A file that does not parse: a failed source, in use with its last good contents.
       try SvcFixtures.write("[server\nport = 9090\n", to: file)
-      #expect(try await SvcFixtures.waitUntil { try recorded.reloads("failed") == 1 })
+      #expect(try await SvcFixtures.waitUntil { try recorded.reloads("failed") == 2 })
       #expect(try await SvcFixtures.waitUntil { try recorded.gauge("failing_sources") == 1 })
-      #expect(try recorded.reloads("rejected") == 1)
 
       // Fixed, with the restart-required token changed: both problems recover, a restart is pending.
       try SvcFixtures.write("[server]\nport = 9090\ntoken = second\n", to: file)
@@ -93,7 +92,7 @@ struct RecordedMetrics {
         })
       #expect(try await SvcFixtures.waitUntil { try recorded.gauge("keys") == 3 })
       #expect(try await SvcFixtures.waitUntil { try recorded.reloads("ok") == reloadsBefore + 1 })
-      #expect(try recorded.reloads("failed") == 1 && recorded.reloads("rejected") == 1)
+      #expect(try recorded.reloads("failed") == 2)
       #expect(try recorded.counter("watcher_fallbacks_total") == 0)
     }
   }
@@ -119,7 +118,7 @@ struct RecordedMetrics {
     metrics.record(.diagnosed(Diagnostic(.note, StrataError(.skipped, "skipped a.ini~"))), of: store)
 
     #expect(
-      try recorded.reloads("ok") == 1 && recorded.reloads("failed") == 1 && recorded.reloads("rejected") == 2)
+      try recorded.reloads("ok") == 1 && recorded.reloads("failed") == 3)
     #expect(try recorded.counter("recoveries_total") == 1 && recorded.counter("watcher_fallbacks_total") == 1)
     #expect(try recorded.counter("diagnostics_total", [("severity", "error")]) == 1)
     #expect(try recorded.counter("diagnostics_total", [("severity", "warning")]) == 0)
