@@ -101,7 +101,7 @@ final class EtcdSourceState: Sendable {
       defer { state.nextRetryTicket += 1 }
       let due = EtcdRetryDue(
         ticket: state.nextRetryTicket,
-        deadline: .now + policy.delay(afterFailures: state.failures))
+        deadline: .now + policy.wait(afterFailures: state.failures))
       state.retry = due
       return (state.contents, due, Array(state.followers.values))
     }

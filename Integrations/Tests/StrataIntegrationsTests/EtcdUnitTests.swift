@@ -16,6 +16,30 @@ import Testing
     #expect(EtcdRetry().delay(afterFailures: 1_000) == .seconds(10))
   }
 
+  @Test func eachWaitIsTheDelayLessARandomPartOfUpToTheJitter() {
+    let retry = EtcdRetry(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), multiplier: 2)
+    #expect(retry.jitter == 0.5)
+    var generator = SplitMix(seed: 7)
+    for failures in 1...6 {
+      let delay = retry.delay(afterFailures: failures)
+      let waits = (0..<200).map { _ in retry.wait(afterFailures: failures, using: &generator) }
+      #expect(waits.allSatisfy { $0 >= delay * 0.5 && $0 <= delay }, "\(failures) failures: \(delay)")
+      // Hosts that failed together spread out: the waits cover most of the range, not one instant.
+      let spread = (waits.max() ?? .zero) - (waits.min() ?? .zero)
+      #expect(spread >= delay * 0.4, "\(failures) failures: waits spread over \(spread) of \(delay)")
+    }
+    // Without jitter every host waits the whole delay, in step.
+    let inStep = EtcdRetry(jitter: 0)
+    #expect(
+      (1...4).allSatisfy {
+        inStep.wait(afterFailures: $0, using: &generator) == inStep.delay(afterFailures: $0)
+      })
+    // Out-of-range jitter is clamped, not trusted.
+    #expect(
+      EtcdRetry(jitter: 3).jitter == 1 && EtcdRetry(jitter: -1).jitter == 0
+        && EtcdRetry(jitter: .nan).jitter == 0)
+  }
+
   @Test func prefixRangeEndIsThePrefixWithItsLastByteIncremented() {
     #expect(EtcdWire.prefixRangeEnd(Array("/config/app/".utf8)) == Array("/config/app0".utf8))
     #expect(EtcdWire.prefixRangeEnd([0x61, 0xff]) == [0x62])
@@ -79,5 +103,18 @@ import Testing
 
   private func entry(_ key: String, _ value: String, _ revision: Int) -> EtcdConnection.Entry {
     EtcdConnection.Entry(key: Array(key.utf8), value: Array(value.utf8), modRevision: revision)
+  }
+}
+
+/// A small seeded generator (SplitMix64), so that the jitter test draws the same numbers each run.
+private struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }
