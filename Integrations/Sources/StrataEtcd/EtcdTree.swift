@@ -42,10 +42,23 @@ struct EtcdTree {
           ))
         continue
       }
-      let names = key.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: "/")).map {
+      let rest = key.utf8.dropFirst(prefix.count)
+      guard !rest.isEmpty else { continue }  // the prefix itself names no setting
+      let names = rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
         String(decoding: $0, as: UTF8.self)
       }
-      guard !names.isEmpty else { continue }
+      // `app//port` or `app/port/` would silently become `app.port`, and then hide or be hidden by
+      // the real `app/port`: a key with an empty name is left out, and said so.
+      guard !names.contains("") else {
+        diagnostics.append(
+          Diagnostic(
+            .warning,
+            StrataError(
+              .unknownKey,
+              "'\(key)' has an empty name between slashes (or a slash at its start or end); it is skipped",
+              path: "etcd:" + key)))
+        continue
+      }
       seen.insert(key)
       guard let value = value(of: key, entry: entry, options: options, diagnostics: &diagnostics) else {
         continue

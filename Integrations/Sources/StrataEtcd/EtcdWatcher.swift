@@ -35,7 +35,7 @@ struct EtcdWatcher: Sendable {
         signal(.changed)
       } else {
         failures += 1
-        try? await Task.sleep(for: retry.delay(afterFailures: failures))
+        try? await Task.sleep(for: retry.wait(afterFailures: failures))
       }
     }
   }

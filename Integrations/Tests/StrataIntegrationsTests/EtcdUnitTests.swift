@@ -51,11 +51,27 @@ import Testing
     let (root, diagnostics) = tree.build(
       [entry("/p/server/port", "8080", 7), entry("/p/server//host", "h", 8), entry("/p/a.b", "x", 9)],
       options: ParseOptions())
-    #expect(diagnostics.isEmpty)
     #expect(root.value(at: "server.port")?.kind == .string("8080"))
-    #expect(root.value(at: "server.host")?.kind == .string("h"))  // empty names are skipped
+    // A key with an empty name is left out with a warning, never collapsed onto another key.
+    #expect(root.value(at: "server.host") == nil)
+    #expect(diagnostics.count == 1 && diagnostics.first?.severity == .warning)
+    #expect(diagnostics.first?.error.message.contains("'/p/server//host' has an empty name") == true)
     #expect(root.value(atComponents: ["a.b"])?.kind == .string("x"))
     #expect(root.value(at: "server.port")?.origin.description == "etcd:/p/server/port@rev 7")
+  }
+
+  @Test func emptyNamesNeverCollapseOntoTheRealKey() {
+    var tree = EtcdTree(prefix: Array("/p/".utf8), format: .string)
+    let (root, diagnostics) = tree.build(
+      [
+        entry("/p/", "the prefix", 1), entry("/p//port", "1", 2), entry("/p/port", "2", 3),
+        entry("/p/port/", "3", 4),
+      ],
+      options: ParseOptions())
+    #expect(root.value(at: "port")?.kind == .string("2"))
+    #expect(diagnostics.count == 2)
+    #expect(diagnostics.allSatisfy { $0.severity == .warning && $0.error.message.contains("empty name") })
+    #expect(diagnostics.compactMap(\.error.path) == ["etcd:/p//port", "etcd:/p/port/"])
   }
 
   @Test func aValueAndATableAtOnePathKeepTheTableWithAWarning() {
