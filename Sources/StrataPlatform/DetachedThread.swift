@@ -9,27 +9,8 @@ public enum DetachedThread {
   /// optional pointer on Darwin and musl; the start routine's argument is optional on glibc and musl,
   /// not on Darwin (both are unwrapped the same way below).
   public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    #if canImport(Darwin) || canImport(Musl)
-      var thread: pthread_t? = nil
-    #else
-      var thread = pthread_t()
-    #endif
-    let result = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<ThreadBody>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue().body()
-        return nil
-      }, context)
-    guard result == 0 else {
-      Unmanaged<ThreadBody>.fromOpaque(context).release()
-      return false
-    }
-    #if canImport(Darwin) || canImport(Musl)
-      if let thread { pthread_detach(thread) }
-    #else
-      pthread_detach(thread)
-    #endif
+    guard let thread = JoinableThread.start(body) else { return false }
+    thread.detach()
     return true
   }
 }
@@ -98,6 +79,15 @@ public struct JoinableThread: @unchecked Sendable {
       guard let thread else { return false }
     #endif
     return pthread_equal(thread, pthread_self()) != 0
+  }
+
+  /// Lets the thread end without a join (`pthread_detach`, `<pthread.h>`): what
+  /// ``DetachedThread/start(_:)`` does with it.
+  fileprivate func detach() {
+    #if canImport(Darwin) || canImport(Musl)
+      guard let thread else { return }
+    #endif
+    pthread_detach(thread)
   }
 
   /// Waits until the thread has ended (`pthread_join`, `<pthread.h>`). Never call it from the thread
