@@ -41,16 +41,7 @@ enum SeedConverter {
   }
 
   private static func fileNames(in directory: String) -> [String] {
-    guard let handle = opendir(directory) else { return [] }
-    defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if !name.hasPrefix(".") { names.append(name) }
-    }
-    return names.sorted()
+    (DirectoryEntries.names(atPath: directory) ?? []).filter { !$0.hasPrefix(".") }.sorted()
   }
 
   private static func read(_ path: String) -> [UInt8]? {

@@ -81,16 +81,8 @@ enum FileSystem {
   /// - Throws: the `errno` of `opendir` when the directory cannot be opened (`ENOENT` when it does not
   ///   exist), for callers that word the failure their own way.
   static func names(inDirectory path: String) throws(ListingFailure) -> [String] {
-    guard let dir = opendir(path) else { throw ListingFailure(code: errno) }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names
+    guard let names = DirectoryEntries.names(atPath: path) else { throw ListingFailure(code: errno) }
+    return names.filter { $0 != "." && $0 != ".." }
   }
 
   /// The real path of an existing file or directory (symlinks, `.` and `..` resolved; the empty path
