@@ -54,7 +54,7 @@ extension DumpCommand {
         redactingSecretSources: !arguments.showSecrets, restartRequiredKeys: restartRequired)
       for line in lines { output(line + "\n") }
       // Values the schema rejects (`port = 80a`) are errors of the typed view, not of any file: say so
-      // too. (A file's own errors come as `failed` events, and so do edits the program rejects.)
+      // too. (A file's own errors come as `failed` events, edits the program rejects as `rejected` ones.)
       let known = Set(previous.diagnostics)
       let fileErrors = Set(store.snapshot.diagnostics)
       for diagnostic in current.diagnostics
@@ -78,7 +78,7 @@ extension DumpCommand {
       printed.withLock { state in
         switch event {
         case .reloaded: printChanges(&state)
-        case .failed(let error):
+        case .failed(let error), .rejected(let error):
           output(WatchLines.error(error) + "\n")
           state.failures.append(error)
           printKept(&state)

@@ -7,7 +7,7 @@ final class LastPrinted: Sendable {
   /// The snapshot last printed, the rejected edits told so far, and the kept values told so far.
   struct State {
     var snapshot: Snapshot
-    /// The `failed` events printed (a rejected edit the typed view reports again is not repeated).
+    /// The `failed` and `rejected` events printed (a rejected edit the typed view reports again is not repeated).
     var failures: [StrataError] = []
     /// Per key, the rejected value whose "kept" line was printed.
     var kept: [String: SettingValue] = [:]

@@ -55,7 +55,8 @@ let app = Application(
   logger: logger)
 // A program chooses how loud configuration events are: here reloads show at the default level and
 // failures stand out (the library's defaults are a reload at debug and problems at info).
-let eventLevels = StoreEventLogger.Levels(reloaded: .info, failed: .error, pendingRestart: .warning)
+let eventLevels = StoreEventLogger.Levels(
+  reloaded: .info, failed: .error, rejected: .warning, pendingRestart: .warning)
 let services = ServiceGroup(
   services: [
     SettingsStoreService(store: store, logger: logger, eventLevels: eventLevels, systemd: SystemdNotifier()),

@@ -18,8 +18,10 @@ extension StoreEventLogger {
   public struct Levels: Sendable, Equatable {
     /// A new generation changed running values.
     public var reloaded: Logger.Level
-    /// A source failed to load, or a setting refused a live edit.
+    /// A source failed to load.
     public var failed: Logger.Level
+    /// A setting refused a live edit (the value does not convert or validate).
+    public var rejected: Logger.Level
     /// A failure reported before is gone.
     public var recovered: Logger.Level
     /// A restart-required setting changed.
@@ -35,13 +37,15 @@ extension StoreEventLogger {
 
     /// Creates levels; each one not given takes its default.
     public init(
-      reloaded: Logger.Level = .debug, failed: Logger.Level = .info, recovered: Logger.Level = .info,
+      reloaded: Logger.Level = .debug, failed: Logger.Level = .info, rejected: Logger.Level = .info,
+      recovered: Logger.Level = .info,
       pendingRestart: Logger.Level = .info, watcherFallback: Logger.Level = .info,
       errorDiagnostic: Logger.Level = .info, warningDiagnostic: Logger.Level = .info,
       noteDiagnostic: Logger.Level = .debug
     ) {
       self.reloaded = reloaded
       self.failed = failed
+      self.rejected = rejected
       self.recovered = recovered
       self.pendingRestart = pendingRestart
       self.watcherFallback = watcherFallback

@@ -62,6 +62,10 @@ public struct StoreEventLogger: Sendable {
     case .failed(let error):
       logger.log(
         level: levels.failed, "configuration: \(error)", metadata: Self.metadata(of: error, event: "failed"))
+    case .rejected(let error):
+      logger.log(
+        level: levels.rejected, "configuration: \(error)",
+        metadata: Self.metadata(of: error, event: "rejected"))
     case .recovered(let error):
       logger.log(
         level: levels.recovered,

@@ -5,6 +5,7 @@ import Strata
 struct Instruments: Sendable {
   let reloadsOK: Counter
   let reloadsFailed: Counter
+  let rejectedValues: Counter
   let recoveries: Counter
   let diagnosticErrors: Counter
   let diagnosticWarnings: Counter
@@ -25,6 +26,7 @@ struct Instruments: Sendable {
     }
     reloadsOK = counter("reloads_total", [("result", "ok")])
     reloadsFailed = counter("reloads_total", [("result", "failed")])
+    rejectedValues = counter("rejected_values_total")
     recoveries = counter("recoveries_total")
     diagnosticErrors = counter("diagnostics_total", [("severity", "error")])
     diagnosticWarnings = counter("diagnostics_total", [("severity", "warning")])

@@ -17,7 +17,8 @@ public import Strata
 ///
 /// | name | type | dimensions | what it counts |
 /// |---|---|---|---|
-/// | `reloads_total` | counter | `result`: `ok`, `failed` | `ok`: a generation changed running values; `failed`: a source could not be read or parsed (its last good contents stay) or a live edit a setting refused (its running value stays) |
+/// | `reloads_total` | counter | `result`: `ok`, `failed` | `ok`: a generation changed running values; `failed`: a source could not be read or parsed (its last good contents stay) |
+/// | `rejected_values_total` | counter | | a live edit a setting refused (it does not convert or validate; the running value stays) |
 /// | `recoveries_total` | counter | | a failure or rejection reported before is gone |
 /// | `diagnostics_total` | counter | `severity`: `error`, `warning`, `note` | other problems, each once when it appears (values that fall back at start-up, unknown keys, …) |
 /// | `watcher_fallbacks_total` | counter | | a path watched by polling because inotify could not watch it |
@@ -77,6 +78,7 @@ public struct StoreMetrics: Sendable {
       instruments.reloadsOK.increment()
       instruments.lastReload.record(Self.now)
     case .failed: instruments.reloadsFailed.increment()
+    case .rejected: instruments.rejectedValues.increment()
     case .recovered: instruments.recoveries.increment()
     case .pendingRestart: break  // the gauge below counts the standing ones
     case .watcherFallback: instruments.watcherFallbacks.increment()

@@ -25,6 +25,7 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
     eventLogger.log(
       .reloaded(generation: 7, changedKeys: ["server.port", "server.host"], files: ["/etc/a.ini"]))
     eventLogger.log(.failed(error))
+    eventLogger.log(.rejected(error))
     eventLogger.log(.recovered(error))
     eventLogger.log(.watcherFallback(path: "/etc/a", message: "inotify limit reached"))
     eventLogger.log(
@@ -32,12 +33,12 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
         .warning,
         StrataError(.unknownKey, "unknown key 'server.prot'", path: "/etc/a.ini", line: 3, column: 1)))
     let all = records.all
-    try #require(all.count == 5)
+    try #require(all.count == 6)
     // The defaults swift-log asks of a library: a routine reload at debug, every problem at info.
-    #expect(all.map(\.level) == [.debug, .info, .info, .info, .info])
+    #expect(all.map(\.level) == [.debug, .info, .info, .info, .info, .info])
     #expect(
       all.map { $0.metadata["strata.event"]?.description } == [
-        "reloaded", "failed", "recovered", "watcherFallback", "diagnostic",
+        "reloaded", "failed", "rejected", "recovered", "watcherFallback", "diagnostic",
       ])
     #expect(all[0].metadata["strata.generation"] == "7")
     #expect(all[0].metadata["strata.keys"] == .array(["server.port", "server.host"]))
@@ -46,35 +47,39 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
     #expect(all[1].metadata["strata.file"] == "/etc/a.ini")
     #expect(all[1].metadata["strata.line"] == "6" && all[1].metadata["strata.column"] == "8")
     #expect(all[1].metadata["strata.code"] == "typeMismatch")
-    #expect(all[4].metadata["strata.line"] == "3" && all[4].metadata["strata.code"] == "unknownKey")
+    #expect(all[2].metadata["strata.line"] == "6" && all[2].metadata["strata.code"] == "typeMismatch")
+    #expect(all[5].metadata["strata.line"] == "3" && all[5].metadata["strata.code"] == "unknownKey")
   }
 
   @Test func eachEventKindIsLoggedAtTheLevelTheProgramChose() throws {
     let (logger, records) = LoggingRecorder.logger()
     let levels = StoreEventLogger.Levels(
-      reloaded: .trace, failed: .critical, recovered: .notice, pendingRestart: .warning,
+      reloaded: .trace, failed: .critical, rejected: .warning, recovered: .notice, pendingRestart: .warning,
       watcherFallback: .error,
       errorDiagnostic: .critical, warningDiagnostic: .notice, noteDiagnostic: .info)
     let eventLogger = StoreEventLogger(logger: logger, levels: levels)
     let error = StrataError(.syntax, "expected '=' after key", path: "/etc/a.ini", line: 2, column: 4)
     eventLogger.log(.reloaded(generation: 3, changedKeys: ["server.port"], files: ["/etc/a.ini"]))
     eventLogger.log(.failed(error))
+    eventLogger.log(.rejected(error))
     eventLogger.log(.recovered(error))
     eventLogger.log(.watcherFallback(path: "/etc/a", message: "inotify watch limit reached"))
     eventLogger.log(.diagnosed(Diagnostic(.error, error)))
     eventLogger.log(.diagnosed(Diagnostic(.warning, StrataError(.unknownKey, "unknown key 'server.prot'"))))
     eventLogger.log(.diagnosed(Diagnostic(.note, StrataError(.skipped, "skipped README"))))
-    #expect(records.all.map(\.level) == [.trace, .critical, .notice, .error, .critical, .notice, .info])
+    #expect(
+      records.all.map(\.level) == [.trace, .critical, .warning, .notice, .error, .critical, .notice, .info])
     #expect(
       records.all.map { $0.metadata["strata.event"]?.description } == [
-        "reloaded", "failed", "recovered", "watcherFallback", "diagnostic", "diagnostic", "diagnostic",
+        "reloaded", "failed", "rejected", "recovered", "watcherFallback", "diagnostic", "diagnostic",
+        "diagnostic",
       ])
     // Only what a level lets through reaches the handler: a logger at info drops a reload at trace.
     var quiet = logger
     quiet.logLevel = .info
     StoreEventLogger(logger: quiet, levels: levels).log(
       .reloaded(generation: 4, changedKeys: ["a"], files: []))
-    #expect(records.all.count == 7)
+    #expect(records.all.count == 8)
     #expect(StoreEventLogger.Levels() != levels)
   }
 
@@ -89,7 +94,8 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
       // Levels as a program that wants problems to stand out chooses them (a pending restart's is
       // checked here: a real one comes only from a store).
       let levels = StoreEventLogger.Levels(
-        failed: .error, recovered: .notice, pendingRestart: .warning, warningDiagnostic: .warning)
+        failed: .error, rejected: .error, recovered: .notice, pendingRestart: .warning,
+        warningDiagnostic: .warning)
       let logging = Task { await StoreEventLogger(logger: logger, levels: levels).run(store: store) }
       let running = Task { await store.run(onReady: { ready.set() }) }
       defer {
@@ -103,6 +109,7 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
         await SvcFixtures.waitUntil {
           records.all.contains {
             $0.level == .error && $0.message.contains("a.ini:2:8") && $0.message.contains("server.port")
+              && $0.metadata["strata.event"] == "rejected"
           }
         }, "\(records.all.map(\.message))")
       #expect(server.port == 8080)

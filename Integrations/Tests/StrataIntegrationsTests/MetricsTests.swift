@@ -65,15 +65,16 @@ struct RecordedMetrics {
         try await SvcFixtures.waitUntil { try recorded.gauge("generation") == Double(store.generation) })
       #expect(try #require(try recorded.gauge("last_reload_timestamp_seconds")) >= beforeEdit)
 
-      // A value the setting refuses: a failed reload, the running value kept.
+      // A value the setting refuses: a rejected value, not a failed source; the running value kept.
       try SvcFixtures.write("[server]\nport = 80a\ntoken = first\n", to: file)
-      #expect(try await SvcFixtures.waitUntil { try recorded.reloads("failed") == 1 })
+      #expect(try await SvcFixtures.waitUntil { try recorded.counter("rejected_values_total") == 1 })
       #expect(try recorded.reloads("ok") == 1 && recorded.gauge("failing_sources") == 0)
+      #expect(try recorded.reloads("failed") == 0)
       #expect(server.port == 9090)
 
       // A file that does not parse: a failed source, in use with its last good contents.
       try SvcFixtures.write("[server\nport = 9090\n", to: file)
-      #expect(try await SvcFixtures.waitUntil { try recorded.reloads("failed") == 2 })
+      #expect(try await SvcFixtures.waitUntil { try recorded.reloads("failed") == 1 })
       #expect(try await SvcFixtures.waitUntil { try recorded.gauge("failing_sources") == 1 })
 
       // Fixed, with the restart-required token changed: both problems recover, a restart is pending.
@@ -92,7 +93,7 @@ struct RecordedMetrics {
         })
       #expect(try await SvcFixtures.waitUntil { try recorded.gauge("keys") == 3 })
       #expect(try await SvcFixtures.waitUntil { try recorded.reloads("ok") == reloadsBefore + 1 })
-      #expect(try recorded.reloads("failed") == 2)
+      #expect(try recorded.reloads("failed") == 1 && recorded.counter("rejected_values_total") == 1)
       #expect(try recorded.counter("watcher_fallbacks_total") == 0)
     }
   }
@@ -109,8 +110,8 @@ struct RecordedMetrics {
       line: 2, column: 8)
     metrics.record(.reloaded(generation: 2, changedKeys: ["server.port"], files: ["/etc/a.ini"]), of: store)
     metrics.record(.failed(unparsable), of: store)
-    metrics.record(.failed(refused), of: store)
-    metrics.record(.failed(refused), of: store)
+    metrics.record(.rejected(refused), of: store)
+    metrics.record(.rejected(refused), of: store)
     metrics.record(.recovered(unparsable), of: store)
     metrics.record(.watcherFallback(path: "/etc/a", message: "inotify watch limit reached"), of: store)
     metrics.record(.diagnosed(Diagnostic(.error, unparsable)), of: store)
@@ -118,7 +119,8 @@ struct RecordedMetrics {
     metrics.record(.diagnosed(Diagnostic(.note, StrataError(.skipped, "skipped a.ini~"))), of: store)
 
     #expect(
-      try recorded.reloads("ok") == 1 && recorded.reloads("failed") == 3)
+      try recorded.reloads("ok") == 1 && recorded.reloads("failed") == 1
+        && recorded.counter("rejected_values_total") == 2)
     #expect(try recorded.counter("recoveries_total") == 1 && recorded.counter("watcher_fallbacks_total") == 1)
     #expect(try recorded.counter("diagnostics_total", [("severity", "error")]) == 1)
     #expect(try recorded.counter("diagnostics_total", [("severity", "warning")]) == 0)

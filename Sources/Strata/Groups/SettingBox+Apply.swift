@@ -15,7 +15,7 @@ extension SettingBox {
     /// A restart-required setting's files hold its running value again.
     case noLongerPending
     /// A live edit was rejected; the running value stays.
-    case failed(StrataError)
+    case rejected(StrataError)
     /// A rejection reported before is gone.
     case recovered(StrataError)
   }
@@ -42,7 +42,7 @@ extension SettingBox {
         if state.rejection?.description != rejection.description {
           var kept = rejection
           kept.message += "; the running value is kept"
-          notices.append(.failed(kept))
+          notices.append(.rejected(kept))
         }
         state.rejection = rejection
         state.isHoldingLastGood = true
@@ -94,7 +94,7 @@ extension SettingBox {
       switch notice {
       case .pendingRestart(let pending): store?.recordPendingRestart(pending)
       case .noLongerPending: store?.clearPendingRestart(forKey: key)
-      case .failed(let error): store?.emit(.failed(error))
+      case .rejected(let error): store?.emit(.rejected(error))
       case .recovered(let error): store?.emit(.recovered(error))
       }
     }

@@ -48,15 +48,18 @@ extension SettingsStore {
 
   func emit(_ event: StoreEvent) {
     let (continuations, observers) = state.withLock { state in
-      if case .failed(let error) = event { state.announcedFailures.insert(FailureMark(error)) }
+      switch event {
+      case .failed(let error), .rejected(let error): state.announcedFailures.insert(FailureMark(error))
+      default: break
+      }
       return (Array(state.eventContinuations.values), state.eventObservers)
     }
     for observer in observers { observer(event) }
     for continuation in continuations { continuation.yield(event) }
   }
 
-  /// Emits a `diagnosed` event for each problem of ``diagnostics`` not told before (by a `diagnosed` or
-  /// a `failed` event). It costs a walk of every key, so it runs only while someone subscribes: after a
+  /// Emits a `diagnosed` event for each problem of ``diagnostics`` not told before (by a `diagnosed`,
+  /// `failed` or `rejected` event). It costs a walk of every key, so it runs only while someone subscribes: after a
   /// reload, and when the run loop starts (settings declared since then may have made keys unknown).
   func reportNewDiagnostics() {
     guard state.withLock({ !$0.eventContinuations.isEmpty || !$0.eventObservers.isEmpty }) else { return }
@@ -82,7 +85,7 @@ extension SettingsStore {
   }
 }
 
-/// A problem told by a `failed` event, by position and kind, so that the same problem is not told again
+/// A problem told by a `failed` or `rejected` event, by position and kind, so that the same problem is not told again
 /// as `diagnosed` (the event's message may say more: "the running value is kept").
 struct FailureMark: Hashable {
   let path: String?

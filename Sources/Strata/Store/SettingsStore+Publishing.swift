@@ -24,7 +24,7 @@ extension SettingsStore {
   }
 
   /// Emits `reloaded` (when any running value changed: leaf keys under a setting in `keptKeys` kept
-  /// theirs, and a rejected edit is told by its `failed` event alone) and `failed` and `recovered`
+  /// theirs, and a rejected edit is told by its `rejected` event alone) and `failed` and `recovered`
   /// events for the files' errors.
   func announce(
     _ changes: Snapshot.Changes, from previous: Snapshot, to current: Snapshot, keptKeys: [String] = []

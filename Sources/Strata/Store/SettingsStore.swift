@@ -67,9 +67,9 @@ public final class SettingsStore: Sendable {
     var nextEventContinuation = 0
     /// Who hears every event synchronously (``observeEvents(_:)``).
     var eventObservers: [@Sendable (StoreEvent) -> Void] = []
-    /// The problems subscribers have been told of (by `diagnosed` or `failed` events).
+    /// The problems subscribers have been told of (by `diagnosed`, `failed` or `rejected` events).
     var reportedDiagnostics: Set<Diagnostic> = []
-    /// Problems told by `failed` events since the last report of every standing problem.
+    /// Problems told by `failed` or `rejected` events since the last report of every standing problem.
     var announcedFailures: Set<FailureMark> = []
     /// Where the status line goes after each generation, while the run loop runs with one.
     var notifier: SystemdNotifier?

@@ -3,12 +3,15 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
   /// A new generation was published; `changedKeys` are the leaf keys whose values changed, `files` the
   /// files those values came from (before or after).
   case reloaded(generation: Int, changedKeys: [String], files: [String])
-  /// A file could not be read or parsed, and its last good document stays in use; or a live edit gave
-  /// a setting a value that does not convert or validate, and the setting keeps its running value (the
-  /// error names file:line:column and the key).
+  /// A source could not be read or parsed (a file, a directory, a remote source), and its last good
+  /// document stays in use (the error names file:line:column, or the source).
   case failed(StrataError)
-  /// A problem a `failed` event reported is gone: the file parses, or the setting has a good value
-  /// again (the error is the one that cleared).
+  /// A live edit gave a setting a value that does not convert or validate, and the setting keeps its
+  /// running value (the error names file:line:column and the key). The source itself loaded: this is
+  /// the value's fault, not the source's.
+  case rejected(StrataError)
+  /// A problem a `failed` or `rejected` event reported is gone: the source loads, or the setting has a
+  /// good value again (the error is the one that cleared).
   case recovered(StrataError)
   /// A `.restartRequired` setting changed; the program keeps running with the old value.
   case pendingRestart(PendingRestart)
@@ -27,6 +30,7 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
     case .reloaded(let generation, let keys, let files):
       "reloaded generation \(generation): \(keys.joined(separator: ", ")) (from \(files.joined(separator: ", ")))"
     case .failed(let error): "failed: \(error)"
+    case .rejected(let error): "rejected: \(error)"
     case .recovered(let error): "recovered: \(error.location ?? "") is good again (was: \(error.message))"
     case .pendingRestart(let pending): "pending restart: \(pending)"
     case .watcherFallback(let path, let message): "watching \(path) by polling: \(message)"

@@ -91,8 +91,8 @@ final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
     #expect(standing.error.code == .missingRequired)
     try await store.setRuntimeValue(nil, forKey: "database.kind")
     #expect(database.kind == .sqlite)
-    guard case .failed(let error)? = await events.next() else {
-      Issue.record("expected a failed event")
+    guard case .rejected(let error)? = await events.next() else {
+      Issue.record("expected a rejected event")
       return
     }
     #expect(error.code == .missingRequired)

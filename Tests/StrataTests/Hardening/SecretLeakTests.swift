@@ -65,8 +65,10 @@ import Testing
       #expect(events.contains { if case .pendingRestart = $0 { true } else { false } })
       for (index, event) in events.enumerated() {
         survey.describe("event \(index)", event)
-        if case .failed(let error) = event {
+        switch event {
+        case .failed(let error), .rejected(let error):
           survey.add("watch error line \(index)", WatchLines.error(error))
+        default: break
         }
       }
       let diagnostics = store.diagnostics

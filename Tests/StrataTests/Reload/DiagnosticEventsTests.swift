@@ -60,7 +60,7 @@ final class EventedSettings: SettingsGroup, @unchecked Sendable {
       #expect(
         diagnosed(first).first?.hasPrefix("\(dir)/app.ini:3:1: warning: unknown key 'server.prot'") == true)
 
-      // A live edit out of range: the running value stays; told as `failed`, not again as `diagnosed`.
+      // A live edit out of range: the running value stays; told as `rejected`, not again as `diagnosed`.
       try write("[server]\nport = 0\nprot = 1\n", to: dir + "/app.ini")
       await store.reload()
       let second = await emitted(&events, by: store)
@@ -68,7 +68,7 @@ final class EventedSettings: SettingsGroup, @unchecked Sendable {
       #expect(diagnosed(second).isEmpty, "\(second)")
       #expect(
         second.contains { event in
-          if case .failed(let error) = event { return error.line == 2 && error.code == .invalidValue }
+          if case .rejected(let error) = event { return error.line == 2 && error.code == .invalidValue }
           return false
         })
 

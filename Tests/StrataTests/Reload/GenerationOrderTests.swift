@@ -68,9 +68,9 @@ func rejectedCount(_ error: StrataError) -> Int? {
 /// when generations are read, published and announced one after another:
 /// - `reloaded` generations strictly increase;
 /// - each typed stream never yields a value smaller than the one before (every source only grows);
-/// - the checked setting's problems come in the order they were made: `failed "bad-k"` (rank 2k),
+/// - the checked setting's problems come in the order they were made: `rejected "bad-k"` (rank 2k),
 ///   `diagnosed "bad-k"` (2k), `recovered "bad-k"` (2k + 1) never go down in rank, and no rejection is
-///   told twice (`failed` and `recovered` strictly increase). A problem told after its fix was
+///   told twice (`rejected` and `recovered` strictly increase), nor told as a `failed` source. A problem told after its fix was
 ///   announced is a stale diagnostic.
 final class SubscriberLog: Sendable {
   private struct State {
@@ -79,7 +79,7 @@ final class SubscriberLog: Sendable {
     var lastGeneration = 0
     var reloads = 0
     var rank = 0
-    var failedRank = 0
+    var rejectedRank = 0
     var recoveredRank = 0
     var problems: [String: Int] = [:]
     var examples: [String] = []
@@ -113,10 +113,14 @@ final class SubscriberLog: Sendable {
         }
         state.lastGeneration = generation
       case .failed(let error):
+        if rejectedCount(error) != nil {
+          state.problem("a rejected edit told as a failed source", "failed \(error)")
+        }
+      case .rejected(let error):
         guard let count = rejectedCount(error) else { return }
-        check(&state, rank: 2 * count, told: "failed", error)
-        if 2 * count <= state.failedRank { state.problem("a rejection told twice", "failed \(error)") }
-        state.failedRank = max(state.failedRank, 2 * count)
+        check(&state, rank: 2 * count, told: "rejected", error)
+        if 2 * count <= state.rejectedRank { state.problem("a rejection told twice", "rejected \(error)") }
+        state.rejectedRank = max(state.rejectedRank, 2 * count)
       case .recovered(let error):
         guard let count = rejectedCount(error) else { return }
         check(&state, rank: 2 * count + 1, told: "recovered", error)

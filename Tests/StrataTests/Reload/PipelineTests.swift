@@ -87,7 +87,7 @@ private func replace(_ path: String, with text: String) throws {
     }
   }
 
-  @Test func aRejectedEditIsAFailedEventAndNotAReload() async throws {
+  @Test func aRejectedEditIsARejectedEventNotAFailedSourceNorAReload() async throws {
     try await withTemporaryDirectory { dir in
       try write("[server]\nport = 9000\nworkers = 4\n", to: dir + "/app.ini")
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
@@ -101,8 +101,9 @@ private func replace(_ path: String, with text: String) throws {
       #expect(settings.port == 9000)
       #expect(
         rejected.contains {
-          if case .failed(let error) = $0 { error.message.contains("server.port") } else { false }
+          if case .rejected(let error) = $0 { error.message.contains("server.port") } else { false }
         })
+      #expect(!rejected.contains { if case .failed = $0 { true } else { false } }, "\(rejected)")
       #expect(!rejected.contains { if case .reloaded = $0 { true } else { false } }, "\(rejected)")
 
       // Another key changes while the bad value stands: the reload names that key only.

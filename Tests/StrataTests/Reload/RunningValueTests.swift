@@ -52,12 +52,12 @@ func emitted(_ iterator: inout AsyncStream<StoreEvent>.Iterator, by store: Setti
       await store.reload()
       #expect(limits.maxBodyBytes == 2000)
       #expect(limits.$maxBodyBytes.origin == .file(path: dir + "/app.ini", line: 2, column: 16))
-      let failed = await emitted(&events, by: store).compactMap { event -> StrataError? in
-        if case .failed(let error) = event { return error }
+      let rejected = await emitted(&events, by: store).compactMap { event -> StrataError? in
+        if case .rejected(let error) = event { return error }
         return nil
       }
       #expect(
-        failed.map(\.description) == [
+        rejected.map(\.description) == [
           "\(dir)/app.ini:2:16: expected Int for limits.maxBodyBytes, found \"5x\"; the running value is kept"
         ])
       #expect(store.diagnostics.contains { $0.error.message.contains("found \"5x\"") })
@@ -72,7 +72,7 @@ func emitted(_ iterator: inout AsyncStream<StoreEvent>.Iterator, by store: Setti
       await store.reload()
       #expect(limits.maxBodyBytes == 2000 && limits.port == 9000)
       let second = await emitted(&events, by: store)
-      #expect(second.filter { if case .failed = $0 { true } else { false } }.count == 2)
+      #expect(second.filter { if case .rejected = $0 { true } else { false } }.count == 2)
 
       // Fixed: the value updates, `recovered` says so, the stream fires once.
       try write("[limits]\nmaxBodyBytes = 3000\nport = 9001\n", to: dir + "/app.ini")
