@@ -41,7 +41,7 @@ if arguments.help {
 // A reload request (SIGHUP) during a slow start must be queued for the watch, not end the process.
 if arguments.watch { SettingsStore.catchHangupSignals() }
 
-let command = DumpCommand(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+let command = DumpCommand(arguments: arguments, environment: RawEnvironment.variables())
 final class Loaded { var snapshot: Snapshot? }
 let loaded = Loaded()
 // The watch's store is made first and the dump prints its first snapshot, so the watch starts from the

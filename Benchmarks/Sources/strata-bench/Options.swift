@@ -2,7 +2,7 @@ import Glibc
 
 /// The rows a run can select.
 enum RowGroup: String, CaseIterable {
-  case read, load, reload, scale, dump, latency, argv
+  case read, load, reload, scale, dump, latency, argv, start
 }
 
 /// Command-line options.
@@ -17,7 +17,7 @@ struct Options {
   var configDump: String?
 
   static let usage = """
-    USAGE: strata-bench [--quick] [--rows read,load,reload,scale,dump,latency,argv] [--scale-sizes 1000,10000,100000]
+    USAGE: strata-bench [--quick] [--rows read,load,reload,scale,dump,latency,argv,start] [--scale-sizes 1000,10000,100000]
                         [--config-dump PATH]
       --quick          fewer iterations, edits and runs (development only; figures are noisier)
       --rows LIST      run only these rows (default: all)

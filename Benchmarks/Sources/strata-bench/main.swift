@@ -29,6 +29,7 @@ if options.rows.contains(.scale) {
 if options.rows.contains(.dump) { rows += configDumpRows(options) }
 if options.rows.contains(.latency) { rows += await latencyRows(options) }
 if options.rows.contains(.argv) { rows += try await commandLineRows(options) }
+if options.rows.contains(.start) { rows += startRows(options) }
 
 var system = utsname()
 _ = uname(&system)

@@ -36,6 +36,19 @@ import Testing
     }
   }
 
+  /// config-dump reads the environment from the C library's list, not through Foundation: the same
+  /// variables, and a name given twice takes its first value, as `getenv` does.
+  @Test func theRawReaderSeesWhatFoundationSeesAndTheFirstOfARepeatedName() async throws {
+    #expect(RawEnvironment.variables() == ProcessInfo.processInfo.environment)
+    try await withTemporaryDirectory { dir in
+      try write(#"{"db": {"user": "from-file"}}"#, to: dir + "/app.json")
+      let (status, output) = try await runWithRawEnvironment(
+        [dir + "/app.json", "--env-prefix", "APP", "--key", "db.user"],
+        environment: [Array("APP_DB_USER=first".utf8), Array("APP_DB_USER=second".utf8)])
+      #expect(status == 0 && output.hasSuffix("first\n"), "\(output)")
+    }
+  }
+
   @Test func aReplacementCharacterThatWasReallyThereIsKept() {
     let snapshot = LayerStack(layers: [
       StaticLayer(
