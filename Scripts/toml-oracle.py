@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The differential oracle of Strata's TOML parser: Python's tomllib (standard library, 3.11+).
 
-  Scripts/toml-oracle.py collect DIR...   # copy the TOML files of extracted packages into the corpus
+  Scripts/toml-oracle.py collect DIR...   # copy the TOML files of extracted packages (one DIR each)
   Scripts/toml-oracle.py generate         # write the seeded random documents (Corpus/generated)
   Scripts/toml-oracle.py expect           # run tomllib on every corpus file, write Corpus/oracle.json
   Scripts/toml-oracle.py check            # as expect, but fail when oracle.json is not up to date (CI)
@@ -23,6 +23,8 @@ import datetime, json, os, random, shutil, sys, tomllib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Tests", "StrataTests", "Formats", "TOML", "Corpus")
 ORACLE = os.path.join(CORPUS, "oracle.json")
+# Files in TOML whose names end in .conf: containers-common's and its registries' configuration.
+TOML_CONF_NAMES = ("containers.conf", "storage.conf", "registries.conf", "shortnames.conf")
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 
 
@@ -98,9 +100,11 @@ def collect(directories):
     os.makedirs(target, exist_ok=True)
     seen = set()
     for top in directories:
-        for directory, _, names in os.walk(top):
+        for directory, subdirectories, names in os.walk(top):
+            # toml-test's own cases are copied by version (see Corpus/README.md), not collected here.
+            subdirectories[:] = [d for d in subdirectories if d != "toml-test"]
             for name in names:
-                if not name.endswith(".toml") and name not in ("containers.conf", "storage.conf", "registries.conf"):
+                if not name.endswith(".toml") and name not in TOML_CONF_NAMES:
                     continue
                 path = os.path.join(directory, name)
                 if os.path.islink(path) or os.path.getsize(path) > 64 * 1024:
@@ -109,9 +113,14 @@ def collect(directories):
                 if data in seen:
                     continue
                 seen.add(data)
+                # The package's folder name, then the file's last two path components.
                 rel = os.path.relpath(path, top).split(os.sep)
-                flat = "--".join([rel[0]] + rel[-2:]) if len(rel) > 2 else "--".join(rel)
+                flat = "--".join([os.path.basename(os.path.normpath(top))] + rel[-2:])
                 flat = flat if flat.endswith(".toml") else flat + ".toml"
+                stem, number = flat[: -len(".toml")], 1
+                while os.path.exists(os.path.join(target, flat)):
+                    number += 1
+                    flat = "%s-%d.toml" % (stem, number)
                 shutil.copyfile(path, os.path.join(target, flat))
 
 
