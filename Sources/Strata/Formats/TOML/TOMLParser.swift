@@ -17,6 +17,8 @@ struct TOMLParser {
   var current = 0
   /// The number of the current section: 0 before the first header, then one more at each header.
   var section = 0
+  /// Where the sections and statements lie, for edits.
+  var layout = TOMLLayout()
 
   /// The 1-based column of `pos`, in UTF-8 bytes.
   var column: Int { pos - lineStart + 1 }
@@ -34,17 +36,24 @@ struct TOMLParser {
   /// Parses a whole document into a table.
   static func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> SettingValue
   {
+    try parseWithLayout(bytes, path: path, options: options).root
+  }
+
+  /// Parses a whole document into a table, with where its statements lie.
+  static func parseWithLayout(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> (
+    root: SettingValue, layout: TOMLLayout
+  ) {
     if bytes.count > options.maxFileSize {
       throw StrataError(
         .fileTooLarge,
         "the file is \(bytes.count) bytes, more than the limit of \(options.maxFileSize) "
           + "(ParseOptions.maxFileSize); split it or raise the limit", path: path)
     }
-    return try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> SettingValue in
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> (SettingValue, TOMLLayout) in
       var parser = TOMLParser(bytes: buffer, path: path, options: options)
       try parser.validateUTF8()
       try parser.parseStatements()
-      return parser.tree.build()
+      return (parser.tree.build(), parser.layout)
     }
   }
 
@@ -57,9 +66,10 @@ struct TOMLParser {
     while true {
       skipBlanks()
       guard pos < bytes.count else { return }
+      var isStatement = true
       switch bytes[pos] {
       case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "#"):
-        break
+        isStatement = false
       case UInt8(ascii: "["):
         try parseHeader()
       case let byte where Self.isBareKeyByte(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"):
@@ -68,6 +78,7 @@ struct TOMLParser {
         throw error(.syntax, "expected a key, a [table] header or a comment, found \(found())")
       }
       try endLine(after: "the statement")
+      if isStatement { layout.sections[layout.sections.count - 1].end = pos }
     }
   }
 
@@ -91,6 +102,7 @@ struct TOMLParser {
       pos += 1
     }
     section += 1
+    layout.sections.append(TOMLLayout.Section(keys: keys, isArrayElement: isArray, end: pos))
     current = isArray ? try tree.appendTable(keys, at: origin) : try tree.openTable(keys, at: origin)
   }
 
@@ -100,7 +112,9 @@ struct TOMLParser {
     let keys = try parseKey()
     try expectEquals(after: keys)
     try checkDepth(tree.depth(of: current) + keys.count, at: origin)
+    let valueStart = pos
     let value = try parseValue(depth: tree.depth(of: current) + keys.count)
+    layout.statementValues[valueStart] = pos
     try tree.set(keys, to: value, in: current, section: section, at: origin)
   }
 
