@@ -79,7 +79,7 @@ public struct StandardLayout: Sendable {
   }
 
   /// The main files of a directory, one per main-file format of ``formats``, loaded in that order: for
-  /// the standard registry `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, `DIR/APP.env`.
+  /// the standard registry `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, `DIR/APP.env`, `DIR/APP.toml`.
   public func mainFiles(in directory: String) -> [String] {
     formats.mainFileExtensions.map { joinPath(directory, "\(app).\($0)") }
   }

@@ -31,9 +31,9 @@ private struct SpaceSeparatedFormat: ConfigFormat {
 @Suite struct FormatRegistryTests {
   @Test func theStandardRegistryHoldsTheBuiltInFormatsInLoadOrder() {
     let standard = FormatRegistry.standard
-    #expect(standard.names == ["plist", "json", "ini", "dotenv"])
-    #expect(standard.mainFileExtensions == ["plist", "json", "ini", "env"])
-    #expect(standard.allExtensions == ["plist", "json", "ini", "conf", "cfg", "cnf", "env"])
+    #expect(standard.names == ["plist", "json", "ini", "dotenv", "toml"])
+    #expect(standard.mainFileExtensions == ["plist", "json", "ini", "env", "toml"])
+    #expect(standard.allExtensions == ["plist", "json", "ini", "conf", "cfg", "cnf", "env", "toml"])
   }
 
   @Test func lookupsByExtensionAndNameIgnoreCase() {
@@ -70,8 +70,8 @@ private struct SpaceSeparatedFormat: ConfigFormat {
   @Test func registeringAgainUnderANameReplacesTheFormatInItsPlace() {
     var formats = FormatRegistry.standard
     formats.register(INIFormat(), isMainFileFormat: false)
-    #expect(formats.names == ["plist", "json", "ini", "dotenv"])
-    #expect(formats.mainFileExtensions == ["plist", "json", "env"])
+    #expect(formats.names == ["plist", "json", "ini", "dotenv", "toml"])
+    #expect(formats.mainFileExtensions == ["plist", "json", "env", "toml"])
   }
 
   @Test func anUnknownTypeListsTheRegistrysExtensionsAndNames() {
