@@ -78,8 +78,8 @@ private struct SpaceSeparatedFormat: ConfigFormat {
     let formats = FormatRegistry.standard.registering(SpaceSeparatedFormat())
     let error = formats.unknownType("/etc/x.yaml")
     #expect(error.code == .unsupportedFormat)
-    #expect(error.message.contains(".env, .spaces, .sp"))
-    #expect(error.message.contains("--input-format plist|json|ini|dotenv|spaces"))
+    #expect(error.message.contains(".env, .toml, .spaces, .sp"))
+    #expect(error.message.contains("--input-format plist|json|ini|dotenv|toml|spaces"))
     #expect(throws: StrataError.self) {
       try Formats.load(path: "/etc/x.yaml", options: ParseOptions(formats: formats))
     }

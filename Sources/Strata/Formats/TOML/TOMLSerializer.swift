@@ -86,7 +86,7 @@ struct TOMLSerializer {
         "cannot write \(number) (at \(value.origin)): TOML integers are signed 64-bit, up to \(Int.max)")
     case .double(let number): output.append(contentsOf: Self.double(number).utf8)
     case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-    case .date(let date): output.append(contentsOf: Self.dateText(date).utf8)
+    case .date(let date): output.append(contentsOf: try Self.dateText(date).utf8)
     case .data(let data): output.append(contentsOf: Self.quoted(data.base64EncodedString()).utf8)
     case .array(let elements):
       try checkDepth(depth)
@@ -125,8 +125,9 @@ struct TOMLSerializer {
   }
 
   /// An offset date-time in UTC: `1979-05-27T07:32:00Z`, with the fraction of a second when there is
-  /// one (to the microsecond).
-  static func dateText(_ date: Date) -> String {
+  /// one (to the microsecond). TOML's years have four digits: an instant just past 9999 (or before 0000)
+  /// in UTC is written at the offset `-23:59` (`+23:59`) that brings it within them.
+  static func dateText(_ date: Date) throws(StrataError) -> String {
     let interval = date.timeIntervalSince1970
     var seconds = Int(interval.rounded(.down))
     var micros = Int(((interval - Double(seconds)) * 1_000_000).rounded())
@@ -134,9 +135,23 @@ struct TOMLSerializer {
       seconds += 1
       micros = 0
     }
+    let widest = 23 * 3600 + 59 * 60
+    var suffix = "Z"
+    if seconds >= 253_402_300_800 {  // 10000-01-01T00:00:00Z
+      seconds -= widest
+      suffix = "-23:59"
+    } else if seconds < -62_167_219_200 {  // 0000-01-01T00:00:00Z
+      seconds += widest
+      suffix = "+23:59"
+    }
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = civil(fromDays: days)
+    guard (0...9999).contains(year) else {
+      throw StrataError(
+        .typeMismatch, "cannot write the date \(ISODateText.format(date)): TOML's years run from 0000 to 9999"
+      )
+    }
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
     var text =
       String(repeating: "0", count: max(0, 4 - String(year).count)) + "\(year)-\(two(month))-\(two(day))"
@@ -147,7 +162,7 @@ struct TOMLSerializer {
       while fraction.hasSuffix("0") { fraction.removeLast() }
       text += "." + fraction
     }
-    return text + "Z"
+    return text + suffix
   }
 
   /// The day of the proleptic Gregorian calendar `days` after 1970-01-01 (Howard Hinnant's algorithm).
