@@ -6,7 +6,7 @@
 /// local date-time, local date or local time names no instant and stays text in ISO 8601 form
 /// (`1979-05-27T07:32:00`, `1979-05-27`, `07:32:00`). A quoted key with a dot (`"a.b" = 1`) is one name,
 /// as everywhere in Strata. Every rule of the specification is enforced, redefinitions included; the
-/// mapping, the limits and the edits are in <doc:TOMLFormat>.
+/// mapping, the limits and the edits are in <doc:TOMLFiles>.
 ///
 /// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#TOMLFormat -->
 /// ```swift
