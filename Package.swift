@@ -55,7 +55,7 @@ let package = Package(
         "Strata", "StrataPlatform", "StrataTesting", "config-dump", "settings-example", "hot-reload-server",
         "strata-stress-child", "quick-start",
       ],
-      exclude: ["Formats/INI/RealWorld"],
+      exclude: ["Formats/INI/RealWorld", "Formats/TOML/Corpus"],
       swiftSettings: swiftSettings
     ),
     // Every Swift sample of the README and the DocC articles, compiled (Scripts/check-doc-snippets.py

@@ -13,6 +13,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   case plistBinary = "plist-binary"
   case ini
   case dotenv
+  case toml
   case env
   case decoder
 
@@ -36,6 +37,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case .plistBinary: FormatTargets.propertyList(bytes, binary: true)
     case .ini: FormatTargets.ini(bytes)
     case .dotenv: DotEnvTarget.run(bytes)
+    case .toml: TOMLTarget.run(bytes)
     case .env: ConversionTargets.environment(bytes)
     case .decoder: ConversionTargets.decoder(bytes)
     }

@@ -6,6 +6,8 @@ struct TreeComparison {
   var wholeSecondDates = false
   /// Compare tables as sets of keys (INI writes a table's scalars before its subtables).
   var ignoresTableOrder = false
+  /// How far apart, relative to their size, two dates may be (TOML writes them to the microsecond).
+  var dateTolerance = 0.0
 
   /// Whether two trees hold the same content; NaN equals NaN, since a format can carry it through.
   func same(_ a: SettingValue, _ b: SettingValue) -> Bool {
@@ -13,6 +15,10 @@ struct TreeComparison {
     case (.double(let x), .double(let y)):
       return x == y || (x.isNaN && y.isNaN)
     case (.date(let x), .date(let y)):
+      if dateTolerance > 0 {
+        let (a, b) = (x.timeIntervalSince1970, y.timeIntervalSince1970)
+        return abs(a - b) <= dateTolerance * max(1, abs(a) / 1e9)
+      }
       guard wholeSecondDates else { return x == y }
       return x.timeIntervalSince1970.rounded(.down) == y.timeIntervalSince1970.rounded(.down)
     case (.array(let x), .array(let y)):

@@ -3,7 +3,7 @@
 
 Usage: fuzz-seeds.py REPO OUTDIR
 
-Seeds come from the test fixtures (the INI real-world files, the samples, Fuzz/Seeds/dotenv), the string
+Seeds come from the test fixtures (the INI real-world files, the TOML corpus, the samples, Fuzz/Seeds/dotenv), the string
 literals of the format and coding tests, and ../shared/conformance next to the repository
 (JSONTestSuite). Each target gets a directory OUTDIR/<target>; the fuzz binary then adds seeds converted between formats.
 """
@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-TARGETS = ["json", "json-splice", "plist-xml", "plist-binary", "ini", "dotenv", "env", "decoder"]
+TARGETS = ["json", "json-splice", "plist-xml", "plist-binary", "ini", "dotenv", "toml", "env", "decoder"]
 MAX_SEED = 1 << 20
 
 PLIST_HEADER = (
@@ -161,6 +161,13 @@ def main():
         for text in literals(path):
             if "=" in text:
                 corpus.add("dotenv", text)
+    # TOML: the differential corpus (toml-test's cases, real files, generated documents and mutants).
+    for path in files_under(os.path.join(tests, "Formats", "TOML", "Corpus"), (".toml",)):
+        corpus.add("toml", read(path))
+    for path in files_under(os.path.join(tests, "Formats", "TOML"), (".swift",)):
+        for text in literals(path):
+            if "=" in text or "[" in text:
+                corpus.add("toml", text)
     for path in files_under(os.path.join(repo, "Fuzz", "Seeds", "dotenv")):
         corpus.add("dotenv", read(path))
     coding = [os.path.join(tests, "Layers", "EnvironmentLayerTests.swift")]

@@ -2,7 +2,7 @@
 # Fuzzes Strata's parsers and conversions with libFuzzer.
 #
 # Usage: Scripts/fuzz.sh [TARGET|all] [SECONDS]
-#   TARGET   json, json-splice, plist-xml, plist-binary, ini, dotenv, env, decoder, or all (the default)
+#   TARGET   json, json-splice, plist-xml, plist-binary, ini, dotenv, toml, env, decoder, or all (the default)
 #   SECONDS  how long each target runs (default 60)
 #
 # Builds one binary (.build-fuzz/strata-fuzz: every library source plus Fuzz/*.swift, compiled once with
@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(json json-splice plist-xml plist-binary ini dotenv env decoder)
+all_targets=(json json-splice plist-xml plist-binary ini dotenv toml env decoder)
 which=${1:-all}
 seconds=${2:-60}
 scratch=${STRATA_FUZZ_DIR:-.build-fuzz}

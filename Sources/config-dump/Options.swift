@@ -208,5 +208,5 @@ struct Option {
 let extensionList = FormatRegistry.standard.allExtensions.map { "." + $0 }.joined(separator: " ")
 /// The names of the standard registry's formats, as `--input-format` takes them.
 let formatNames = FormatRegistry.standard.names.joined(separator: ", ")
-/// The main-file extensions of the standard registry, as in `NAME.{plist,json,ini,env}`.
+/// The main-file extensions of the standard registry, as in `NAME.{plist,json,ini,env,toml}`.
 let mainFiles = FormatRegistry.standard.mainFileExtensions.joined(separator: ",")

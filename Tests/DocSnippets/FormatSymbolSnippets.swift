@@ -1,7 +1,7 @@
 import Strata
 import Testing
 
-/// The samples of the doc comments of `INIFormat`, `EditableFormat` and `PropertyListFormat`, run: each
+/// The samples of the doc comments of `INIFormat`, `TOMLFormat`, `EditableFormat` and `PropertyListFormat`, run: each
 /// checks what its comments say.
 @Suite struct FormatSymbolSnippets {
   let bytes = Array("[server]\nport = 8080\n".utf8)
@@ -12,6 +12,14 @@ import Testing
     let port = document.root.value(at: "server.port")  // "8080" from `[server]` / `port = 8080`
     // snippet: end
     #expect(port?.kind == .string("8080"))
+  }
+
+  @Test func tomlFormat() throws {
+    // snippet: TOMLFormat
+    let document = try TOMLFormat().parse(bytes, path: "/etc/demo/demo.toml", options: ParseOptions())
+    let port = document.root.value(at: "server.port")  // 8080 from `[server]` / `port = 8080`
+    // snippet: end
+    #expect(port?.kind == .integer(8080))
   }
 
   @Test func editableFormat() throws {

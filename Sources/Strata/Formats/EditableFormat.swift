@@ -29,3 +29,23 @@ public protocol EditableFormat: ConfigFormat {
   )
     throws(StrataError) -> [UInt8]
 }
+
+/// Applies a table written at `key` leaf by leaf, as the line editors do: each new leaf is set, then
+/// each leaf of `current` (the file's value at `key`) that the new table no longer has is removed.
+/// - Parameter apply: sets (or, given `nil`, removes) one key.
+func applyLeafByLeaf(
+  _ table: SettingTable, at key: String, current: SettingValue?,
+  _ apply: (SettingValue?, String) throws(StrataError) -> Void
+) throws(StrataError) {
+  var newKeys: Set<String> = []
+  for (name, child) in table {
+    let childKey = SettingKey.appending(name, to: key)
+    newKeys.insert(childKey)
+    try apply(child, childKey)
+  }
+  var stale: [String] = []
+  current?.forEachLeaf(prefix: key) { leaf, _ in
+    if !newKeys.contains(where: { SettingKey.isKey(leaf, within: $0) }) { stale.append(leaf) }
+  }
+  for leaf in stale { try apply(nil, leaf) }
+}

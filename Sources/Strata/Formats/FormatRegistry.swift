@@ -20,12 +20,13 @@ public struct FormatRegistry: Sendable {
   /// of each format registered as a main-file format.
   public private(set) var mainFileExtensions: [String] = []
 
-  /// The built-in formats: property lists, JSON, INI and dotenv. Their main files load in that order.
+  /// The built-in formats: property lists, JSON, INI, dotenv and TOML. Their main files load in that order.
   public static let standard = FormatRegistry()
     .registering(PropertyListFormat())
     .registering(JSONFormat())
     .registering(INIFormat())
     .registering(DotEnvFormat())
+    .registering(TOMLFormat())
 
   /// Creates an empty registry; see ``standard`` for the built-in formats.
   public init() {}

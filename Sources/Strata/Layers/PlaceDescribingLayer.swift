@@ -11,7 +11,7 @@ public protocol PlaceDescribingLayer: Layer {
 
 extension FileLayer: PlaceDescribingLayer {
   /// The main file that exists (the last of them, the one that wins), else the main files as one
-  /// pattern (`/etc/demo/demo.{plist,json,ini,env}`: any of them will do); `nil` for the vendor scope,
+  /// pattern (`/etc/demo/demo.{plist,json,ini,env,toml}`: any of them will do); `nil` for the vendor scope,
   /// which belongs to the package.
   public func placeToSet(key: String, options: ParseOptions) -> String? {
     guard scope != .vendor else { return nil }

@@ -6,9 +6,9 @@ public import FoundationEssentials
 ///
 /// | scope | files |
 /// |---|---|
-/// | vendor | `/usr/lib/demo/demo.{plist,json,ini,env}`, then `/usr/lib/demo/demo.conf.d/*` |
-/// | system | `/etc/demo/demo.{plist,json,ini,env}`, then `/etc/demo/demo.conf.d/*` |
-/// | user | `$XDG_CONFIG_HOME/demo/demo.{plist,json,ini,env}`, then `…/demo.conf.d/*` |
+/// | vendor | `/usr/lib/demo/demo.{plist,json,ini,env,toml}`, then `/usr/lib/demo/demo.conf.d/*` |
+/// | system | `/etc/demo/demo.{plist,json,ini,env,toml}`, then `/etc/demo/demo.conf.d/*` |
+/// | user | `$XDG_CONFIG_HOME/demo/demo.{plist,json,ini,env,toml}`, then `…/demo.conf.d/*` |
 /// | environment | `DEMO_*` variables |
 /// | command line | `--key value` options, when ``arguments`` are given |
 ///
@@ -79,7 +79,7 @@ public struct StandardLayout: Sendable {
   }
 
   /// The main files of a directory, one per main-file format of ``formats``, loaded in that order: for
-  /// the standard registry `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, `DIR/APP.env`.
+  /// the standard registry `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, `DIR/APP.env`, `DIR/APP.toml`.
   public func mainFiles(in directory: String) -> [String] {
     formats.mainFileExtensions.map { joinPath(directory, "\(app).\($0)") }
   }

@@ -104,7 +104,7 @@ public final class SettingsStore: Sendable {
 
   /// Creates a store with the standard layers of an app: vendor, system (with drop-ins), user,
   /// environment, and the command line when `arguments` are given. Writes go to the user's file (the
-  /// existing `APP.{plist,json,ini,env}` that wins, else a new `APP.json`), or to the runtime layer when
+  /// existing `APP.{plist,json,ini,env,toml}` that wins, else a new `APP.json`), or to the runtime layer when
   /// there is no home directory.
   /// - Parameters:
   ///   - app: the app's name, as in `/etc/NAME/NAME.ini`.

@@ -52,7 +52,7 @@ final class DeclaredServerSettings: SettingsGroup, @unchecked Sendable {
       #expect(
         check.output.contains(
           "error: required setting 'server.databaseURL' has no value; set it in /etc/demo/demo.ini, "
-            + "/home/user/.config/demo/demo.{plist,json,ini,env} or DEMO_SERVER_DATABASE_URL"))
+            + "/home/user/.config/demo/demo.{plist,json,ini,env,toml} or DEMO_SERVER_DATABASE_URL"))
       #expect(!check.output.contains("unknown key"))
       let dump = try await runConfigDump(
         ["--root", dir + "/root", "--app", "demo", "--schema", schema, "--key", "server.max_connections"],

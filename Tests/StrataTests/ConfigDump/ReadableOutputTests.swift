@@ -129,7 +129,7 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
       #expect(rootFile.status == 2 && rootFile.errors.contains("--root: not a directory"))
       let noApp = try await runConfigDump(["--root", dir, "--app", "nosuchapp"])
       #expect(noApp.status == 0 && noApp.errors.contains("no configuration found for app 'nosuchapp'"))
-      #expect(noApp.errors.contains("/etc/nosuchapp/nosuchapp.{plist,json,ini,env}"))
+      #expect(noApp.errors.contains("/etc/nosuchapp/nosuchapp.{plist,json,ini,env,toml}"))
       let missing = try await runConfigDump(["--key-per-file", dir + "/missing"])
       #expect(missing.status == 1 && missing.errors.contains("--key-per-file: no such directory"))
       let one = try await runConfigDump([dir + "/a.json", "--check"])

@@ -36,7 +36,7 @@ import Testing
       #expect(result.output == "", "nothing is served before the check")
       let said = "error: required setting 'server.greeting' has no value; set it in"
       #expect(result.errors.hasPrefix(said), "\(result.errors)")
-      #expect(result.errors.contains(home + "/.config/hello/hello.{plist,json,ini,env}"))
+      #expect(result.errors.contains(home + "/.config/hello/hello.{plist,json,ini,env,toml}"))
       #expect(result.errors.hasSuffix("HELLO_SERVER_GREETING or --server.greeting\n"))
       #expect(readme.text.contains(said), "the README quotes the message")
     }

@@ -31,9 +31,9 @@ private struct SpaceSeparatedFormat: ConfigFormat {
 @Suite struct FormatRegistryTests {
   @Test func theStandardRegistryHoldsTheBuiltInFormatsInLoadOrder() {
     let standard = FormatRegistry.standard
-    #expect(standard.names == ["plist", "json", "ini", "dotenv"])
-    #expect(standard.mainFileExtensions == ["plist", "json", "ini", "env"])
-    #expect(standard.allExtensions == ["plist", "json", "ini", "conf", "cfg", "cnf", "env"])
+    #expect(standard.names == ["plist", "json", "ini", "dotenv", "toml"])
+    #expect(standard.mainFileExtensions == ["plist", "json", "ini", "env", "toml"])
+    #expect(standard.allExtensions == ["plist", "json", "ini", "conf", "cfg", "cnf", "env", "toml"])
   }
 
   @Test func lookupsByExtensionAndNameIgnoreCase() {
@@ -70,16 +70,16 @@ private struct SpaceSeparatedFormat: ConfigFormat {
   @Test func registeringAgainUnderANameReplacesTheFormatInItsPlace() {
     var formats = FormatRegistry.standard
     formats.register(INIFormat(), isMainFileFormat: false)
-    #expect(formats.names == ["plist", "json", "ini", "dotenv"])
-    #expect(formats.mainFileExtensions == ["plist", "json", "env"])
+    #expect(formats.names == ["plist", "json", "ini", "dotenv", "toml"])
+    #expect(formats.mainFileExtensions == ["plist", "json", "env", "toml"])
   }
 
   @Test func anUnknownTypeListsTheRegistrysExtensionsAndNames() {
     let formats = FormatRegistry.standard.registering(SpaceSeparatedFormat())
     let error = formats.unknownType("/etc/x.yaml")
     #expect(error.code == .unsupportedFormat)
-    #expect(error.message.contains(".env, .spaces, .sp"))
-    #expect(error.message.contains("--input-format plist|json|ini|dotenv|spaces"))
+    #expect(error.message.contains(".env, .toml, .spaces, .sp"))
+    #expect(error.message.contains("--input-format plist|json|ini|dotenv|toml|spaces"))
     #expect(throws: StrataError.self) {
       try Formats.load(path: "/etc/x.yaml", options: ParseOptions(formats: formats))
     }

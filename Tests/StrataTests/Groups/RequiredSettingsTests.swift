@@ -38,7 +38,7 @@ final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
       #expect(
         missing.map(\.description).contains(
           "error: required setting 'database.url' has no value; set it in /etc/demo/demo.ini, "
-            + "/home/user/.config/demo/demo.{plist,json,ini,env}, DEMO_DATABASE_URL or --database.url"))
+            + "/home/user/.config/demo/demo.{plist,json,ini,env,toml}, DEMO_DATABASE_URL or --database.url"))
       let error = try #require(throws: StrataError.self) { try store.requireAll() }
       #expect(error.code == .missingRequired)
       #expect(

@@ -13,7 +13,7 @@ import Testing
       #expect(
         stack.placesToSet(key: "server.port") == [
           "/run/secrets/port", "--server.port", "DEMO_SERVER_PORT",
-          "/home/user/.config/demo/demo.{plist,json,ini,env}",
+          "/home/user/.config/demo/demo.{plist,json,ini,env,toml}",
           "/etc/demo/demo.json",
         ])
       #expect(!stack.placesToSet(key: "log.level").contains { $0.hasPrefix("/run/secrets") })

@@ -40,18 +40,10 @@ struct INIEditor {
   mutating func apply(_ value: SettingValue?, at key: String) throws(StrataError) {
     let current = try parse()
     if case .table(let table)? = value?.kind {
-      // Leaf by leaf: set the new leaves, remove the old ones the new table no longer has.
-      var newKeys: Set<String> = []
-      for (name, child) in table {
-        let childKey = SettingKey.appending(name, to: key)
-        newKeys.insert(childKey)
-        try apply(child, at: childKey)
+      try applyLeafByLeaf(table, at: key, current: current.value(at: key)) {
+        (value, key) throws(StrataError) in
+        try apply(value, at: key)
       }
-      var stale: [String] = []
-      current.value(at: key)?.forEachLeaf(prefix: key) { leaf, _ in
-        if !newKeys.contains(where: { SettingKey.isKey(leaf, within: $0) }) { stale.append(leaf) }
-      }
-      for leaf in stale { try apply(nil, at: leaf) }
       return
     }
     if case .array(let items)? = value?.kind, items.contains(where: { $0.isTable || $0.typeName == "array" })
