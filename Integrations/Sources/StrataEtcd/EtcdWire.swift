@@ -39,9 +39,12 @@ enum EtcdWire {
     var physical: Bool
   }
 
-  /// The header every response carries.
+  /// The header every response carries: the store's revision, and which cluster and member answered.
   struct Header: Decodable {
     var revision: Revision?
+    var cluster_id: ID?
+    var member_id: ID?
+    var raft_term: Revision?
   }
 
   /// A stored key and its value.
@@ -99,6 +102,24 @@ enum EtcdWire {
         let text = try container.decode(String.self)
         guard let number = Int(text) else {
           throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a revision: \(text)")
+        }
+        value = number
+      }
+    }
+  }
+
+  /// A 64-bit unsigned id (a cluster's or a member's), written as a string (or a number).
+  struct ID: Decodable {
+    var value: UInt64
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let number = try? container.decode(UInt64.self) {
+        value = number
+      } else {
+        let text = try container.decode(String.self)
+        guard let number = UInt64(text) else {
+          throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an id: \(text)")
         }
         value = number
       }
