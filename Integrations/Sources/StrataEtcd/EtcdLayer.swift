@@ -34,7 +34,8 @@ public import Strata
 /// - The watch's revision was compacted away: the layer reads the whole prefix again; the store
 ///   publishes only the keys that differ.
 /// - etcd's data were reset: another cluster answers (its id differs), the revision went back (a wiped
-///   or restored cluster), or the prefix emptied at once. The last good values stay, and an error names
+///   or restored cluster), or the prefix emptied at once (one change, or one read, leaves none of the
+///   two or more keys it held). The last good values stay, and an error names
 ///   the old and new cluster ids and revisions (a `failed` event), until the cluster the values came
 ///   from answers again (another cluster), keys come back below the prefix (an emptied prefix), or the
 ///   program restarts (a lost history). With `followsReset: true` the layer takes the new data instead.

@@ -2,7 +2,7 @@ import Strata
 
 /// A reset of etcd's data, as a source sees it: the keys it holds came from one cluster at one
 /// revision, and etcd now answers from another cluster, from an earlier revision (its data were wiped
-/// or restored), or with the prefix empty where it held keys. Unless the source follows resets, its
+/// or restored), or with the prefix empty where it held two keys or more. Unless the source follows resets, its
 /// last good values stay, with an error that says which.
 enum EtcdReset: Sendable, Equatable {
   /// A watch resumed on another cluster or past the server's revision: the next read judges it.
@@ -11,7 +11,8 @@ enum EtcdReset: Sendable, Equatable {
   case otherCluster(held: UInt64, heldRevision: Int, found: UInt64, foundRevision: Int)
   /// The server's revision went back (its data were wiped, or restored from an earlier backup).
   case historyLost(cluster: UInt64, held: Int, found: Int)
-  /// The prefix is empty where it held keys.
+  /// The prefix is empty where it held two keys or more (deleting a prefix's only key is an ordinary
+  /// change).
   case emptied(prefix: String, keys: Int, held: Int, found: Int)
 
   /// What the keys held came from: their cluster (0: not said), their revision (0: none read), and
@@ -42,7 +43,7 @@ enum EtcdReset: Sendable, Equatable {
     if header.revision < held.revision && (trustedWatch.map { header.revision < $0 } ?? true) {
       return .historyLost(cluster: held.cluster, held: held.revision, found: header.revision)
     }
-    if keys == 0 && held.keys > 0 {
+    if keys == 0 && held.keys > 1 {
       return .emptied(prefix: prefix, keys: held.keys, held: held.revision, found: header.revision)
     }
     return nil

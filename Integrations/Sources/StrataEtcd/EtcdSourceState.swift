@@ -187,12 +187,14 @@ final class EtcdSourceState: Sendable {
     }
   }
 
-  /// Whether `events` delete every known key at once (a prefix emptied at once, as a wiped or
-  /// mistaken `del --prefix` does): if so, and resets are not followed, the keys are no longer current
-  /// and the next fetch reads the prefix and judges it.
+  /// Whether `events` delete every known key, two or more, in one change (a prefix emptied at once,
+  /// as a mistaken `del --prefix` does): if so, and resets are not followed, the keys are no longer
+  /// current and the next fetch reads the prefix and judges it.
   func suspectsEmptying(_ events: [EtcdWire.Event]) -> Bool {
     values.withLock { state in
-      guard !followsReset, state.isCurrent, !state.entries.isEmpty, events.allSatisfy({ $0.type == "DELETE" })
+      let revisions = Set(events.map { $0.kv?.mod_revision?.value ?? 0 })
+      guard !followsReset, state.isCurrent, state.entries.count > 1, revisions.count == 1,
+        events.allSatisfy({ $0.type == "DELETE" })
       else { return false }
       let deleted = Set(events.compactMap { EtcdWire.bytes(base64: $0.kv?.key) })
       guard state.entries.keys.allSatisfy(deleted.contains) else { return false }

@@ -62,6 +62,56 @@ extension EtcdTests {
     await running.stop()
   }
 
+  @Test func aFrozenLeaderIsLeftForTheSurvivorsWithinTenSeconds() async throws {
+    let cluster = try await EtcdClusterProcess.started()
+    defer { cluster.shutdown() }
+    let prefix = etcdTestPrefix("leader-frozen")
+    try await cluster.connection().put(prefix + "server/port", "8080")
+    let leader = try #require(await cluster.leader())
+    let survivors = cluster.members.indices.filter { $0 != leader }
+    let endpoints = ([leader] + survivors).map { cluster.members[$0].endpoint }
+    let layer = EtcdLayer(endpoints: endpoints, prefix: prefix, retry: Self.quickRetry)
+    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    defer { running.cancel() }
+    let settings = EtcdServerSettings(store: running.store, section: "server")
+    #expect(await running.waitUntilReady())
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+    #expect(layer.watchStatus.members == [endpoints[0]])
+    let reads = layer.watchStatus.reads
+
+    // The leader freezes: its connections stay open and silent; the survivors elect another.
+    let frozen = ContinuousClock.now
+    cluster.members[leader].freeze()
+    let writer = cluster.connection(to: survivors, requestTimeout: .seconds(2))
+    let acknowledged = Task { () -> ContinuousClock.Instant? in
+      while ContinuousClock.now < frozen + .seconds(60) && !Task.isCancelled {
+        if (try? await writer.put(prefix + "server/port", "9090")) != nil { return .now }
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+      return nil
+    }
+    defer { acknowledged.cancel() }
+    // checkInterval (3 s) + requestTimeout (5 s), and 2 s for a busy machine.
+    #expect(
+      await etcdEventually(timeout: .seconds(10)) {
+        let status = layer.watchStatus
+        return status.isConnected && status.members.count >= 2
+      })
+    let moved = ContinuousClock.now
+    let written = try #require(await acknowledged.value)
+    #expect(await etcdEventually(timeout: .seconds(10)) { settings.port == 9090 })
+    let served = ContinuousClock.now
+    let status = layer.watchStatus
+    #expect(!status.members.dropFirst().contains(endpoints[0]))
+    #expect(status.startRevisions.allSatisfy { $0 != nil } && status.reads == reads)
+    cluster.members[leader].thaw()
+    print(
+      "etcd leader frozen (SIGSTOP): the watch resumed on \(status.members.last ?? "?") \(moved - frozen) after "
+        + "the freeze; the survivors acknowledged a put \(written - frozen) after it, and the layer served it "
+        + "\(served - written) after the acknowledgement; failed events: \(running.failures.count)")
+    await running.stop()
+  }
+
   @Test func aWipedServerWithANewClusterIDKeepsTheLastGoodValuesAndNamesBothClusters() async throws {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
@@ -218,6 +268,11 @@ extension EtcdTests {
     try await etcd.put(prefix + "server/port", "9090")
     #expect(await etcdEventually { settings.port == 9090 && running.text("server.host") == nil })
     #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
+    // Deleting the prefix's only key is an ordinary change.
+    let refusals = running.failures.count
+    try await etcd.delete(prefix + "server/port")
+    #expect(await etcdEventually { running.text("server.port") == nil })
+    #expect(running.failures.count == refusals)
     await running.stop()
   }
 

@@ -56,6 +56,11 @@ import Testing
     #expect(judge(0xabc, 90, watch: 80) == nil)
     #expect(judge(0xabc, 70, watch: 80) == .historyLost(cluster: 0xabc, held: 100, found: 70))
     #expect(judge(0xabc, 120, keys: 0) == .emptied(prefix: "/p/", keys: 3, held: 100, found: 120))
+    // A prefix's only key deleted is an ordinary change.
+    #expect(
+      EtcdReset.judge(
+        held: .init(cluster: 0xabc, revision: 100, keys: 1), trustedWatch: nil, previous: nil,
+        found: .init(revision: 101, cluster: 0xabc), keys: 0, prefix: "/p/") == nil)
     // Nothing held yet: anything is taken. A lost history stays refused.
     #expect(
       EtcdReset.judge(
