@@ -90,36 +90,25 @@ enum EtcdWire {
     var error: String?
   }
 
-  /// A 64-bit number that the gateway writes as a string (and a client may write as a number).
-  struct Revision: Decodable {
-    var value: Int
-
-    init(from decoder: any Decoder) throws {
-      let container = try decoder.singleValueContainer()
-      if let number = try? container.decode(Int.self) {
-        value = number
-      } else {
-        let text = try container.decode(String.self)
-        guard let number = Int(text) else {
-          throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a revision: \(text)")
-        }
-        value = number
-      }
-    }
-  }
+  /// A revision: a 64-bit number that the gateway writes as a string (and a client may write as a
+  /// number).
+  typealias Revision = Number<Int>
 
   /// A 64-bit unsigned id (a cluster's or a member's), written as a string (or a number).
-  struct ID: Decodable {
-    var value: UInt64
+  typealias ID = Number<UInt64>
+
+  /// A 64-bit number that the gateway writes as a string (and a client may write as a number).
+  struct Number<Value: FixedWidthInteger & Decodable>: Decodable {
+    var value: Value
 
     init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
-      if let number = try? container.decode(UInt64.self) {
+      if let number = try? container.decode(Value.self) {
         value = number
       } else {
         let text = try container.decode(String.self)
-        guard let number = UInt64(text) else {
-          throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an id: \(text)")
+        guard let number = Value(text) else {
+          throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a number: \(text)")
         }
         value = number
       }

@@ -2,33 +2,50 @@ import Strata
 import StrataEtcd
 import Testing
 
+/// A layer over `endpoints`, run by a store that is ready, with the layer's watch open.
+struct EtcdFollowedLayer {
+  let layer: EtcdLayer
+  let running: EtcdRunningStore
+  let settings: EtcdServerSettings
+
+  init(endpoints: [String], prefix: String, followsReset: Bool = false) async {
+    layer = EtcdLayer(
+      endpoints: endpoints, prefix: prefix, followsReset: followsReset, retry: EtcdTests.quickRetry)
+    running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    settings = EtcdServerSettings(store: running.store, section: "server")
+    #expect(await running.waitUntilReady())
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+  }
+}
+
 extension EtcdTests {
-  @Test func aKilledLeaderIsLeftForTheSurvivorsAndTheWatchResumesThereWithoutARead() async throws {
+  /// How a layer given a 3-member cluster's leader first fares when the leader fails (`fail`): the
+  /// watch must resume on a survivor from the revision after the keys', without a read, and a write
+  /// the survivors acknowledge must reach the layer within 10 s. Returns the figures as a phrase.
+  func leaderFails(
+    _ prefix: String, within: Duration, _ fail: (EtcdServerProcess) -> Void
+  ) async throws -> String {
     let cluster = try await EtcdClusterProcess.started()
     defer { cluster.shutdown() }
-    let prefix = etcdTestPrefix("leader-killed")
     try await cluster.connection().put(prefix + "server/port", "8080")
     let leader = try #require(await cluster.leader())
     let survivors = cluster.members.indices.filter { $0 != leader }
     // The layer is given the leader first: its reads and its watch go there.
     let endpoints = ([leader] + survivors).map { cluster.members[$0].endpoint }
-    let layer = EtcdLayer(endpoints: endpoints, prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix)
+    let (layer, running) = (followed.layer, followed.running)
     defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(settings.port == 8080)
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
+    #expect(followed.settings.port == 8080)
     #expect(layer.watchStatus.members == [endpoints[0]])
     let seen = layer.revision
     let reads = layer.watchStatus.reads
 
-    // The leader dies; a client of the survivors writes as soon as they have a new leader.
-    let killed = ContinuousClock.now
-    cluster.members[leader].crash()
+    // The leader fails; a client of the survivors writes as soon as they have a new leader.
+    let failed = ContinuousClock.now
+    fail(cluster.members[leader])
     let writer = cluster.connection(to: survivors, requestTimeout: .seconds(2))
     let acknowledged = Task { () -> ContinuousClock.Instant? in
-      while ContinuousClock.now < killed + .seconds(60) && !Task.isCancelled {
+      while ContinuousClock.now < failed + .seconds(60) && !Task.isCancelled {
         if (try? await writer.put(prefix + "server/port", "9090")) != nil { return .now }
         try? await Task.sleep(for: .milliseconds(20))
       }
@@ -36,13 +53,13 @@ extension EtcdTests {
     }
     defer { acknowledged.cancel() }
     #expect(
-      await etcdEventually(timeout: .seconds(60)) {
-        layer.watchStatus.connections >= 2 && layer.watchStatus.isConnected
+      await etcdEventually(timeout: within) {
+        layer.watchStatus.members.count >= 2 && layer.watchStatus.isConnected
       })
     let moved = ContinuousClock.now
     let written = try #require(await acknowledged.value)
     // No stale value beyond the failover: the write reaches the layer within 10 s of its acknowledgement.
-    #expect(await etcdEventually(timeout: written + .seconds(10) - .now) { settings.port == 9090 })
+    #expect(await etcdEventually(timeout: .seconds(10)) { followed.settings.port == 9090 })
     let served = ContinuousClock.now
 
     // The watch moved to a survivor and resumed there, from the revision after the keys': no read.
@@ -52,261 +69,22 @@ extension EtcdTests {
     #expect(status.startRevisions.allSatisfy { $0 != nil })
     #expect(status.reads == reads)
     try await writer.put(prefix + "server/host", "b.example")
-    #expect(await etcdEventually { settings.host == "b.example" })
-    print(
-      "etcd leader killed: the watch resumed on \(status.members.last ?? "?") \(moved - killed) after the kill; "
-        + "the survivors acknowledged a put \(written - killed) after the kill; the layer served it "
-        + "\(served - written) after the acknowledgement (\(served - killed) after the kill); "
-        + "failed events: \(running.failures.count); watch starts \(status.startRevisions), reads \(status.reads)"
-    )
+    #expect(await etcdEventually { followed.settings.host == "b.example" })
     await running.stop()
+    return "the watch resumed on \(status.members.last ?? "?") \(moved - failed) after the failure; "
+      + "the survivors acknowledged a put \(written - failed) after it; the layer served it "
+      + "\(served - written) after the acknowledgement (\(served - failed) after the failure); "
+      + "failed events: \(running.failures.count); watch starts \(status.startRevisions), reads \(status.reads)"
+  }
+
+  @Test func aKilledLeaderIsLeftForTheSurvivorsAndTheWatchResumesThereWithoutARead() async throws {
+    let figures = try await leaderFails(etcdTestPrefix("leader-killed"), within: .seconds(60)) { $0.crash() }
+    print("etcd leader killed (SIGKILL): \(figures)")
   }
 
   @Test func aFrozenLeaderIsLeftForTheSurvivorsWithinTenSeconds() async throws {
-    let cluster = try await EtcdClusterProcess.started()
-    defer { cluster.shutdown() }
-    let prefix = etcdTestPrefix("leader-frozen")
-    try await cluster.connection().put(prefix + "server/port", "8080")
-    let leader = try #require(await cluster.leader())
-    let survivors = cluster.members.indices.filter { $0 != leader }
-    let endpoints = ([leader] + survivors).map { cluster.members[$0].endpoint }
-    let layer = EtcdLayer(endpoints: endpoints, prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-    #expect(layer.watchStatus.members == [endpoints[0]])
-    let reads = layer.watchStatus.reads
-
-    // The leader freezes: its connections stay open and silent; the survivors elect another.
-    let frozen = ContinuousClock.now
-    cluster.members[leader].freeze()
-    let writer = cluster.connection(to: survivors, requestTimeout: .seconds(2))
-    let acknowledged = Task { () -> ContinuousClock.Instant? in
-      while ContinuousClock.now < frozen + .seconds(60) && !Task.isCancelled {
-        if (try? await writer.put(prefix + "server/port", "9090")) != nil { return .now }
-        try? await Task.sleep(for: .milliseconds(20))
-      }
-      return nil
-    }
-    defer { acknowledged.cancel() }
     // checkInterval (3 s) + requestTimeout (5 s), and 2 s for a busy machine.
-    #expect(
-      await etcdEventually(timeout: .seconds(10)) {
-        let status = layer.watchStatus
-        return status.isConnected && status.members.count >= 2
-      })
-    let moved = ContinuousClock.now
-    let written = try #require(await acknowledged.value)
-    #expect(await etcdEventually(timeout: .seconds(10)) { settings.port == 9090 })
-    let served = ContinuousClock.now
-    let status = layer.watchStatus
-    #expect(!status.members.dropFirst().contains(endpoints[0]))
-    #expect(status.startRevisions.allSatisfy { $0 != nil } && status.reads == reads)
-    cluster.members[leader].thaw()
-    print(
-      "etcd leader frozen (SIGSTOP): the watch resumed on \(status.members.last ?? "?") \(moved - frozen) after "
-        + "the freeze; the survivors acknowledged a put \(written - frozen) after it, and the layer served it "
-        + "\(served - written) after the acknowledgement; failed events: \(running.failures.count)")
-    await running.stop()
-  }
-
-  @Test func aWipedServerWithANewClusterIDKeepsTheLastGoodValuesAndNamesBothClusters() async throws {
-    let server = try await EtcdServerProcess.started()
-    defer { server.shutdown() }
-    let etcd = server.connection
-    let prefix = etcdTestPrefix("new-cluster")
-    try await etcd.put(prefix + "filler", "x")
-    try await etcd.put(prefix + "server/port", "8080")
-    let old = try await etcd.range(prefix: Array(prefix.utf8)).header.cluster
-    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-
-    // The server comes back as a new cluster (wiped, another token: another id), with another value.
-    server.stop()
-    try server.wipeData()
-    server.clusterToken = "strata-new-cluster"
-    let restarted = ContinuousClock.now
-    try await server.start()
-    let new = try await etcd.range(prefix: Array(prefix.utf8)).header.cluster
-    #expect(new != old)
-    try await etcd.put(prefix + "server/port", "9090")
-    let names = [String(old, radix: 16), String(new, radix: 16)]
-    #expect(
-      await etcdEventually {
-        running.failures.contains { error in names.allSatisfy { error.message.contains($0) } }
-      })
-    let reportedAfter = ContinuousClock.now - restarted
-    let error = try #require(running.failures.last { $0.message.contains(names[1]) })
-    #expect(error.code == .invalidValue && error.path == "etcd:\(prefix)")
-    #expect(error.message.contains("followsReset"))
-    // The last good values stay, and later changes of the new cluster are refused too.
-    #expect(settings.port == 8080 && running.text("filler") == "x")
-    let later = try await etcd.put(prefix + "server/port", "9191")
-    #expect(
-      await etcdEventually { running.failures.contains { $0.message.contains("(revision \(later))") } })
-    #expect(settings.port == 8080)
-    print("etcd wiped (new cluster id): refused \(reportedAfter) after the restart: \(error.message)")
-    await running.stop()
-  }
-
-  @Test func aServerThatLostItsHistoryKeepsTheLastGoodValuesAndNamesTheRevisions() async throws {
-    let server = try await EtcdServerProcess.started()
-    defer { server.shutdown() }
-    let etcd = server.connection
-    let prefix = etcdTestPrefix("history-refused")
-    for value in 1...20 { try await etcd.put(prefix + "filler", String(value)) }  // a revision well past 1
-    let seen = try await etcd.put(prefix + "server/port", "8080")
-    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-
-    // Wiped, same token and member: the same cluster id, and the revision went back.
-    server.stop()
-    try server.wipeData()
-    try await server.start()
-    let now = try await etcd.put(prefix + "server/port", "9090")
-    #expect(
-      await etcdEventually {
-        running.failures.contains { $0.message.contains("went back from \(seen) to \(now)") }
-      })
-    #expect(settings.port == 8080 && running.text("filler") == "20")
-    print(
-      "etcd wiped (same cluster id): \(running.failures.last.map { "\($0)" } ?? ""); "
-        + "watch starts \(layer.watchStatus.startRevisions)")
-    await running.stop()
-  }
-
-  @Test func withFollowsResetAWipedServerIsReadAgainFromScratch() async throws {
-    let server = try await EtcdServerProcess.started()
-    defer { server.shutdown() }
-    let etcd = server.connection
-    let prefix = etcdTestPrefix("history-followed")
-    for value in 1...20 { try await etcd.put(prefix + "filler", String(value)) }
-    try await etcd.put(prefix + "server/port", "8080")
-    let layer = EtcdLayer(
-      endpoints: [server.endpoint], prefix: prefix, followsReset: true, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-
-    server.stop()
-    try server.wipeData()
-    server.clusterToken = "strata-followed"
-    try await server.start()
-    try await etcd.put(prefix + "server/port", "9090")
-    #expect(await etcdEventually { settings.port == 9090 && running.text("filler") == nil })
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-    try await etcd.put(prefix + "server/port", "9191")
-    #expect(await etcdEventually { settings.port == 9191 })
-    #expect(!running.failures.contains { $0.code == .invalidValue })
-    #expect(!running.store.diagnostics.contains { $0.severity == .error })
-    await running.stop()
-  }
-
-  @Test func anotherClusterIsRefusedUntilTheOneTheValuesCameFromAnswersAgain() async throws {
-    // Two one-member clusters: the layer is given both, as if one address pointed at another cluster.
-    let home = try await EtcdServerProcess.started()
-    defer { home.shutdown() }
-    let other = try await EtcdServerProcess.started()
-    defer { other.shutdown() }
-    let prefix = etcdTestPrefix("other-cluster")
-    try await home.connection.put(prefix + "server/port", "8080")
-    try await other.connection.put(prefix + "server/port", "9999")
-    let layer = EtcdLayer(endpoints: [home.endpoint, other.endpoint], prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(settings.port == 8080)
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-
-    // The home cluster goes away: the other answers, and is refused.
-    home.stop()
-    #expect(await etcdEventually { running.failures.contains { $0.code == .invalidValue } })
-    #expect(settings.port == 8080)
-    // The home cluster answers again (and the other goes away): its values are taken, the error clears.
-    try await home.start()
-    try await home.connection.put(prefix + "server/port", "8181")
-    other.stop()
-    #expect(await etcdEventually { settings.port == 8181 })
-    #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
-    await running.stop()
-  }
-
-  @Test func aPrefixEmptiedAtOnceKeepsTheLastGoodValuesUntilKeysComeBack() async throws {
-    let server = try await EtcdServerProcess.started()
-    defer { server.shutdown() }
-    let etcd = server.connection
-    let prefix = etcdTestPrefix("emptied")
-    try await etcd.put(prefix + "server/port", "8080")
-    try await etcd.put(prefix + "server/host", "a.example")
-    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-
-    let emptied = try await etcd.delete(below: prefix)
-    #expect(
-      await etcdEventually {
-        running.failures.contains { $0.message.contains("is empty at revision \(emptied)") }
-      })
-    #expect(settings.port == 8080 && settings.host == "a.example")
-    // A key comes back: the prefix is read as it is now.
-    try await etcd.put(prefix + "server/port", "9090")
-    #expect(await etcdEventually { settings.port == 9090 && running.text("server.host") == nil })
-    #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
-    // Deleting the prefix's only key is an ordinary change.
-    let refusals = running.failures.count
-    try await etcd.delete(prefix + "server/port")
-    #expect(await etcdEventually { running.text("server.port") == nil })
-    #expect(running.failures.count == refusals)
-    await running.stop()
-  }
-
-  @Test func aFrozenServerIsNoticedWithinTenSecondsWithTheDefaults() async throws {
-    let server = try await EtcdServerProcess.started()
-    defer { server.shutdown() }
-    let etcd = server.connection
-    let prefix = etcdTestPrefix("frozen-defaults")
-    try await etcd.put(prefix + "server/port", "8080")
-    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-
-    let frozen = ContinuousClock.now
-    server.freeze()
-    // At most checkInterval (3 s) + requestTimeout (5 s), and 2 s for a busy machine.
-    #expect(await etcdEventually(timeout: .seconds(10)) { !running.failures.isEmpty })
-    let noticed = ContinuousClock.now - frozen
-    let error = try #require(running.failures.first)
-    #expect(error.message.contains(server.endpoint) && error.message.contains("check"), "\(error)")
-    #expect(settings.port == 8080)
-
-    server.thaw()
-    let thawed = ContinuousClock.now
-    #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
-    let recovered = ContinuousClock.now - thawed
-    try await etcd.put(prefix + "server/port", "9090")
-    #expect(await etcdEventually { settings.port == 9090 })
-    print(
-      "etcd frozen (SIGSTOP), default settings: noticed after \(noticed) (\(error.message)); recovered \(recovered) after SIGCONT"
-    )
-    await running.stop()
+    let figures = try await leaderFails(etcdTestPrefix("leader-frozen"), within: .seconds(10)) { $0.freeze() }
+    print("etcd leader frozen (SIGSTOP): \(figures)")
   }
 }
