@@ -117,8 +117,9 @@ struct EtcdWatcher: Sendable {
     return .notOpened(reasons: "\(endpoint): \(reason)")
   }
 
-  /// Reads a watch's messages, one JSON object a line, until one ends the watch; `created` tells
-  /// whether the member created it.
+  /// Reads a watch's messages, one JSON object a line (the last may end without one: the error that
+  /// ends a watch), until one ends the watch; `created` tells whether the member created it. A message
+  /// longer than ``maxMessageBytes`` fails the watch.
   private func messages(
     _ body: HTTPClientResponseBody, start: Int?, endpoint: String, created: inout Bool
   ) async throws -> Outcome {
@@ -128,13 +129,30 @@ struct EtcdWatcher: Sendable {
       while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
         let line = Array(pending[..<newline])
         pending.removeSubrange(...newline)
-        guard !line.isEmpty else { continue }
-        let message = try connection.decode(EtcdWire.WatchMessage.self, from: line)
-        created = created || message.result?.created == true
-        if let outcome = try handle(message, start: start, endpoint: endpoint) { return outcome }
+        if let outcome = try take(line, start: start, endpoint: endpoint, created: &created) {
+          return outcome
+        }
+      }
+      guard pending.count <= Self.maxMessageBytes else {
+        throw EtcdConnection.Failure(
+          description: "a message of the watch is longer than \(Self.maxMessageBytes) bytes",
+          triesAnotherMember: true)
       }
     }
+    if let outcome = try take(pending, start: start, endpoint: endpoint, created: &created) { return outcome }
     return .lost(endpoint: endpoint, reason: "the server closed the watch")
+  }
+
+  /// The longest message of a watch: a batch of events, each value up to etcd's own limit (1.5 MiB by
+  /// default, `--max-request-bytes`).
+  static let maxMessageBytes = 64 << 20
+
+  /// Decodes and handles one line of a watch (nothing when it is blank).
+  private func take(_ line: [UInt8], start: Int?, endpoint: String, created: inout Bool) throws -> Outcome? {
+    guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) else { return nil }
+    let message = try connection.decode(EtcdWire.WatchMessage.self, from: line)
+    created = created || message.result?.created == true
+    return try handle(message, start: start, endpoint: endpoint)
   }
 
   /// Handles one message of a watch that started from `start` (`nil`: from now) on the member at

@@ -87,4 +87,47 @@ extension EtcdTests {
     let figures = try await leaderFails(etcdTestPrefix("leader-frozen"), within: .seconds(10)) { $0.freeze() }
     print("etcd leader frozen (SIGSTOP): \(figures)")
   }
+
+  @Test func aClusterThatLostItsQuorumIsReportedNamingEachMemberAndFollowedAgainWithoutARead() async throws {
+    let cluster = try await EtcdClusterProcess.started()
+    defer { cluster.shutdown() }
+    let prefix = etcdTestPrefix("quorum-lost")
+    try await cluster.connection().put(prefix + "server/port", "8080")
+    let leader = try #require(await cluster.leader())
+    // The layer watches a member that is not the leader; the two others die: it has no leader left.
+    let kept = try #require(cluster.members.indices.first { $0 != leader })
+    let killed = cluster.members.indices.filter { $0 != kept }
+    let endpoints = ([kept] + killed).map { cluster.members[$0].endpoint }
+    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix)
+    let (layer, running) = (followed.layer, followed.running)
+    defer { running.cancel() }
+    #expect(layer.watchStatus.members == [endpoints[0]])
+    let reads = layer.watchStatus.reads
+
+    let lost = ContinuousClock.now
+    for index in killed { cluster.members[index].crash() }
+    // checkInterval (3 s) + requestTimeout (5 s), and 4 s for a busy machine.
+    #expect(
+      await etcdEventually(timeout: .seconds(12)) {
+        running.failures.contains { error in endpoints.allSatisfy { error.message.contains($0) } }
+      })
+    let noticed = ContinuousClock.now - lost
+    let error = try #require(running.failures.last)
+    #expect(error.code == .unreadable && followed.settings.port == 8080)
+
+    // One member comes back: the cluster has a quorum again, and the watch resumes without a read.
+    let back = ContinuousClock.now
+    try await cluster.members[killed[0]].start()
+    #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
+    let recovered = ContinuousClock.now - back
+    try await cluster.connection(to: [kept, killed[0]]).put(prefix + "server/port", "9090")
+    #expect(await etcdEventually { followed.settings.port == 9090 })
+    let status = layer.watchStatus
+    #expect(status.startRevisions.allSatisfy { $0 != nil } && status.reads == reads, "\(status)")
+    print(
+      "etcd cluster without quorum (2 of 3 killed): reported after \(noticed): \(error.message); "
+        + "a member restarted: recovered \(recovered) after its start began; watch starts \(status.startRevisions)"
+    )
+    await running.stop()
+  }
 }
