@@ -319,7 +319,7 @@ struct EtcdRetryDue: Sendable {
   let deadline: ContinuousClock.Instant
 }
 
-/// What a source's watch has done: for tests and diagnostics.
+/// What a source's watch (and its reads of the whole prefix) have done: for tests and diagnostics.
 package struct EtcdWatchStatus: Sendable, Hashable {
   /// Whether a watch is open now.
   package var isConnected = false
@@ -327,7 +327,8 @@ package struct EtcdWatchStatus: Sendable, Hashable {
   package var connections = 0
   /// How many watches the server cancelled because their start revision was compacted away.
   package var compactions = 0
-  /// How many times the server's revision was behind the keys' (its history was lost).
+  /// How many watches found another cluster, or the server's revision behind the keys' (its history
+  /// was lost).
   package var historyLosses = 0
   /// The revision each watch started from (`nil`: from now), in order.
   package var startRevisions: [Int?] = []
