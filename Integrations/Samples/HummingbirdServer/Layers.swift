@@ -11,7 +11,7 @@ func makeStore(root: String?, etcd endpoint: String?, environment: [String: Stri
   var layers: [any Layer] = layout.layers
   if let endpoint {
     let files = layers.lastIndex { $0.scope <= .user } ?? layers.count - 1
-    layers.insert(EtcdLayer(endpoint: endpoint, prefix: "/config/hbserver/"), at: files + 1)
+    layers.insert(EtcdLayer(endpoints: [endpoint], prefix: "/config/hbserver/"), at: files + 1)
   }
   return SettingsStore(layers: layers, options: layout.options(), writeTarget: .runtime)
 }

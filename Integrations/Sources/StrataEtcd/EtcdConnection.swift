@@ -1,5 +1,6 @@
 package import AsyncHTTPClient
 import FoundationEssentials
+import Glibc
 import NIOCore
 import NIOHTTP1
 
@@ -10,6 +11,9 @@ package struct EtcdConnection: Sendable {
   package struct Failure: Error, CustomStringConvertible {
     /// What went wrong, as a phrase.
     package var description: String
+    /// Whether another member may answer (the member was unreachable, too slow, without a leader, or
+    /// answered with a server error); not for an answer every member would give (a bad request).
+    var triesAnotherMember = false
   }
 
   /// One key read: its bytes, its value's bytes, and the revision that last changed it.
@@ -19,20 +23,44 @@ package struct EtcdConnection: Sendable {
     package var modRevision: Int
   }
 
+  /// Which store answered: its revision, and the cluster (0: not said).
+  package struct Header: Sendable, Hashable {
+    package var revision: Int
+    package var cluster: UInt64
+
+    package init(revision: Int, cluster: UInt64) {
+      self.revision = revision
+      self.cluster = cluster
+    }
+
+    init(_ header: EtcdWire.Header?) {
+      revision = header?.revision?.value ?? 0
+      cluster = header?.cluster_id?.value ?? 0
+    }
+  }
+
   let client: HTTPClient
-  /// `http://host:port`, without a trailing slash.
-  package let endpoint: String
+  /// The cluster's members; requests go to the current one and move on when it fails.
+  let endpoints: EtcdEndpoints
   let requestTimeout: Duration
 
-  /// A connection to `endpoint` (`http://127.0.0.1:2379`).
-  package init(client: HTTPClient, endpoint: String, requestTimeout: Duration) {
+  /// A connection to the members at `endpoints` (`http://127.0.0.1:2379`).
+  package init(client: HTTPClient, endpoints: [String], requestTimeout: Duration) {
     self.client = client
-    self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
+    self.endpoints = EtcdEndpoints(endpoints)
     self.requestTimeout = requestTimeout
   }
 
-  /// Every key that starts with `prefix`, in key order, and the store's revision.
-  package func range(prefix: [UInt8]) async throws -> (revision: Int, entries: [Entry]) {
+  /// A connection to one member at `endpoint`.
+  package init(client: HTTPClient, endpoint: String, requestTimeout: Duration) {
+    self.init(client: client, endpoints: [endpoint], requestTimeout: requestTimeout)
+  }
+
+  /// The endpoint requests go to now.
+  package var endpoint: String { endpoints.endpoint }
+
+  /// Every key that starts with `prefix`, in key order, and the header of the answer.
+  package func range(prefix: [UInt8]) async throws -> (header: Header, entries: [Entry]) {
     let body = EtcdWire.RangeRequest(
       key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)))
     let response = try decode(EtcdWire.RangeResponse.self, from: try await post("/v3/kv/range", body))
@@ -42,30 +70,37 @@ package struct EtcdConnection: Sendable {
       }
       return Entry(key: key, value: value, modRevision: kv.mod_revision?.value ?? 0)
     }
-    return (response.header?.revision?.value ?? 0, entries)
+    return (Header(response.header), entries)
   }
 
-  /// Asks etcd how many keys start with `prefix` (a small linearizable read): throws when etcd does
-  /// not answer within the request timeout.
-  func check(prefix: [UInt8]) async throws {
+  /// Asks the member at `endpoint` how many keys start with `prefix` (a small linearizable read, which
+  /// needs the cluster's leader): throws when it does not answer within `timeout`.
+  func check(prefix: [UInt8], at endpoint: String, timeout: Duration) async throws {
     let body = EtcdWire.CountRequest(
       key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)),
       count_only: true)
-    _ = try await post("/v3/kv/range", body)
+    let response = try await send("/v3/kv/range", body, to: endpoint, timeout: timeout)
+    _ = try await answer(response)
   }
 
-  /// Opens a watch of every key that starts with `prefix`, from `startRevision` (`nil`: from now), and
-  /// returns its stream of messages, one JSON object a line.
-  func watch(prefix: [UInt8], startRevision: Int?) async throws -> HTTPClientResponseBody {
+  /// Opens a watch of every key that starts with `prefix`, from `startRevision` (`nil`: from now), on
+  /// the first member of a round (without those in `skipping`) that accepts it; returns its stream of
+  /// messages, one JSON object a line, and the member's endpoint. The watch requires a leader: a
+  /// member that loses its leader ends it ("etcdserver: no leader").
+  func watch(prefix: [UInt8], startRevision: Int?, skipping: Set<String> = []) async throws -> (
+    body: HTTPClientResponseBody, endpoint: String
+  ) {
     let body = EtcdWire.WatchRequest(
       create_request: .init(
         key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)),
         start_revision: startRevision.map(String.init), progress_notify: true))
-    let response = try await send("/v3/watch", body)
-    guard response.status == .ok else {
-      throw Failure(description: try await errorText(response))
+    let (stream, endpoint) = try await overEndpoints(skipping: skipping) { endpoint in
+      let response = try await send(
+        "/v3/watch", body, to: endpoint, headers: [("Grpc-Metadata-hasleader", "true")])
+      guard response.status == .ok else { throw try await failure(response) }
+      return response.body
     }
-    return response.body
+    return (stream, endpoint)
   }
 
   /// Sets `key` to `value`; returns the revision of the change.
@@ -90,42 +125,100 @@ package struct EtcdConnection: Sendable {
     return response.header?.revision?.value ?? 0
   }
 
+  /// Deletes every key that starts with `prefix`, at once; returns the revision of the change.
+  @discardableResult
+  package func delete(below prefix: String) async throws -> Int {
+    let bytes = Array(prefix.utf8)
+    let body = EtcdWire.RangeRequest(
+      key: EtcdWire.base64(bytes), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(bytes)))
+    let response = try decode(EtcdWire.RangeResponse.self, from: try await post("/v3/kv/deleterange", body))
+    return response.header?.revision?.value ?? 0
+  }
+
   /// Compacts the store's history up to `revision`: watches from before it are cancelled.
   package func compact(to revision: Int) async throws {
     _ = try await post(
       "/v3/kv/compaction", EtcdWire.CompactionRequest(revision: String(revision), physical: true))
   }
 
-  /// Posts a JSON body and returns the answer's bytes; an answer other than 200 is a failure.
+  /// Posts a JSON body to the current member, or the next ones when it fails, and returns the
+  /// answer's bytes; an answer other than 200 is a failure.
   private func post(_ path: String, _ body: some Encodable) async throws -> [UInt8] {
-    let response = try await send(path, body)
-    guard response.status == .ok else {
-      throw Failure(description: try await errorText(response))
+    try await overEndpoints { endpoint in try await answer(try await send(path, body, to: endpoint)) }.value
+  }
+
+  /// Tries `attempt` on each member of a round (without those in `skipping`), the current one first,
+  /// until one succeeds, which becomes the current one; moves past a member that fails in a way
+  /// another may not. Throws a failure that names each member tried and why it failed (no words when
+  /// the round was empty: every member was skipped).
+  func overEndpoints<Value>(
+    skipping: Set<String> = [], _ attempt: (String) async throws -> Value
+  ) async throws -> (value: Value, endpoint: String) {
+    var reasons: [String] = []
+    for endpoint in endpoints.round(skipping: skipping) {
+      do {
+        let value = try await attempt(endpoint)
+        endpoints.answered(endpoint)
+        return (value, endpoint)
+      } catch let failure as Failure where !failure.triesAnotherMember {
+        throw Failure(description: "\(endpoint): \(failure.description)")
+      } catch {
+        if Task.isCancelled { throw error }
+        endpoints.failed(endpoint)
+        reasons.append("\(endpoint): \(Self.describe(error))")
+      }
+      if Task.isCancelled { break }
     }
+    throw Failure(
+      description: reasons.joined(separator: "; "),
+      triesAnotherMember: true)
+  }
+
+  /// The bytes of a 200 answer; any other is a failure.
+  private func answer(_ response: HTTPClientResponse) async throws -> [UInt8] {
+    guard response.status == .ok else { throw try await failure(response) }
     var buffer = try await response.body.collect(upTo: 64 << 20)
     return buffer.readBytes(length: buffer.readableBytes) ?? []
   }
 
-  /// Sends a POST request with a JSON body; the request timeout covers the answer's head.
-  private func send(_ path: String, _ body: some Encodable) async throws -> HTTPClientResponse {
+  /// Sends a POST request with a JSON body to `endpoint`; `timeout` (default: the request timeout)
+  /// covers the answer's head.
+  private func send(
+    _ path: String, _ body: some Encodable, to endpoint: String, timeout: Duration? = nil,
+    headers: [(String, String)] = []
+  ) async throws -> HTTPClientResponse {
     var request = HTTPClientRequest(url: endpoint + path)
     request.method = .POST
     request.headers.add(name: "Content-Type", value: "application/json")
+    request.headers.add(contentsOf: headers)
     request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
     do {
-      return try await client.execute(request, timeout: Self.timeAmount(requestTimeout))
+      return try await client.execute(request, timeout: Self.timeAmount(timeout ?? requestTimeout))
     } catch let error as HTTPClientError {
-      throw Failure(description: "\(error)")
+      let reason = error == .deadlineExceeded ? "no answer within \(timeout ?? requestTimeout)" : "\(error)"
+      throw Failure(description: reason, triesAnotherMember: true)
     }
   }
 
-  /// The message of an error answer.
-  private func errorText(_ response: HTTPClientResponse) async throws -> String {
+  /// The failure an error answer tells: one another member may not give when the member is
+  /// unavailable (no leader, a timed-out request: etcd's 503) or fails (another 5xx).
+  private func failure(_ response: HTTPClientResponse) async throws -> Failure {
     var buffer = try await response.body.collect(upTo: 1 << 20)
     let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
     let body = try? JSONDecoder().decode(EtcdWire.ErrorBody.self, from: Data(bytes))
     let message = body?.message ?? body?.error ?? String(decoding: bytes.prefix(200), as: UTF8.self)
-    return "HTTP \(response.status.code): \(message)"
+    return Failure(
+      description: "HTTP \(response.status.code): \(message)", triesAnotherMember: response.status.code >= 500
+    )
+  }
+
+  /// A short description of a failed request.
+  static func describe(_ error: any Error) -> String {
+    if let error = error as? IOError, let reason = strerror(error.errnoCode) {
+      return String(cString: reason)
+    }
+    let text = "\(error)"
+    return text.count > 300 ? String(text.prefix(300)) + "…" : text
   }
 
   /// A JSON answer decoded.

@@ -1,6 +1,4 @@
 public import AsyncHTTPClient
-import Glibc
-import NIOCore
 public import Strata
 
 /// A layer read from etcd v3: every key below a prefix, as a tree, followed live by etcd's watch.
@@ -12,21 +10,35 @@ public import Strata
 ///
 /// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#EtcdLayer -->
 /// ```swift
-/// let etcd = EtcdLayer(endpoint: "http://10.0.0.5:2379", prefix: "/config/myapp/")
+/// let etcd = EtcdLayer(
+///   endpoints: ["http://10.0.0.5:2379", "http://10.0.0.6:2379", "http://10.0.0.7:2379"],
+///   prefix: "/config/myapp/")
 /// let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
 /// Task { await store.run() }  // reads the prefix, then follows the watch
 /// ```
 ///
+/// Requests go to one member at a time; a member that cannot be reached, does not answer within
+/// `requestTimeout`, or has no leader is left for the next one in the list (the list wraps around),
+/// and the watch resumes on that member from the last revision applied: nothing is read again.
+///
 /// What happens when things go wrong:
-/// - etcd cannot be reached (at start or later): the store runs on its other layers (and on the last
-///   values read from etcd), an error names the endpoint (a `failed` event), and the layer tries again
-///   with ``EtcdRetry``'s growing delays; when etcd answers, a `recovered` event and the new values.
-/// - The connection drops: the watch resumes from the last revision it saw, so no change is missed.
-/// - etcd stops answering but the connection stays open (a partition, a frozen server): a small read
-///   every `checkInterval` notices, and the watch counts as lost.
+/// - No member can be reached (at start or later): the store runs on its other layers (and on the
+///   last values read from etcd), an error names each endpoint tried and why it failed (a `failed`
+///   event), and the layer tries every member again after each of ``EtcdRetry``'s jittered delays;
+///   when one answers, a `recovered` event and the new values.
+/// - A member fails (its connection drops, it loses its leader, it is killed): the watch moves to the
+///   next member at once, from the last revision it saw, so no change is missed.
+/// - A member stops answering but the connection stays open (a partition, a frozen server): a small
+///   linearizable read every `checkInterval` that gets no answer within `requestTimeout` counts the
+///   watch as lost (with the defaults, noticed within 8 s).
 /// - The watch's revision was compacted away: the layer reads the whole prefix again; the store
 ///   publishes only the keys that differ.
-/// - The server lost its history (a new cluster at the same address): the layer reads it from scratch.
+/// - etcd's data were reset: another cluster answers (its id differs), the revision went back (a wiped
+///   or restored cluster), or the prefix emptied at once (one change, or one read, leaves none of the
+///   two or more keys it held). The last good values stay, and an error names
+///   the old and new cluster ids and revisions (a `failed` event), until the cluster the values came
+///   from answers again (another cluster), keys come back below the prefix (an emptied prefix), or the
+///   program restarts (a lost history). With `followsReset: true` the layer takes the new data instead.
 /// - A value that does not parse: left out, reported as an error naming the key
 ///   (`etcd:/config/myapp/limits:1:9: …`); the key's last good value, if it had one, stays.
 public struct EtcdLayer: Layer {
@@ -41,34 +53,40 @@ public struct EtcdLayer: Layer {
   public let valueFormat: EtcdValueFormat
   /// How long the layer waits between attempts to reach etcd.
   public let retry: EtcdRetry
-  /// How often, while the watch is open, the layer checks that etcd still answers.
+  /// How often, while the watch is open, the layer checks that its member still answers.
   public let checkInterval: Duration
   let connection: EtcdConnection
   let state: EtcdSourceState
 
   /// Creates a source over the keys below `prefix`.
   /// - Parameters:
-  ///   - endpoint: etcd's client URL (`http://127.0.0.1:2379`).
+  ///   - endpoints: the client URLs of the cluster's members (`http://127.0.0.1:2379`), tried in
+  ///     this order.
   ///   - prefix: the key prefix, usually ending with `/` (`/config/myapp/`).
   ///   - scope: where the layer sits in the stack.
   ///   - valueFormat: how each value is read (default: one string each).
   ///   - isSecret: whether every value is a secret (a prefix of credentials): redacted in dumps, as a
   ///     Kubernetes Secret volume's files are.
+  ///   - followsReset: whether the layer takes etcd's data when they were reset (another cluster
+  ///     answers, the revision went back, or the prefix emptied at once); `false` (the default)
+  ///     keeps the last good values and reports an error naming the old and new cluster.
   ///   - client: the HTTP client (default ``sharedClient``). A client with a read timeout makes an
   ///     idle watch reconnect (from its last revision: nothing is missed) each time it passes; one
   ///     that retries connections (AsyncHTTPClient's default) makes a read of an unreachable etcd
   ///     wait for `requestTimeout`.
-  ///   - retry: the delays between attempts to reach etcd.
-  ///   - requestTimeout: how long one request may wait for etcd's answer.
-  ///   - checkInterval: how often, while the watch is open, a small read checks that etcd still
-  ///     answers (a partition or a frozen server leaves the watch's connection open and silent): one
-  ///     that does not answer within `requestTimeout` counts as lost, with a `failed` event.
+  ///   - retry: the delays between rounds of attempts to reach etcd.
+  ///   - requestTimeout: how long one request may wait for a member's answer before the next member
+  ///     is tried.
+  ///   - checkInterval: how often, while the watch is open, a small linearizable read checks that its
+  ///     member still answers and has a leader (a partition or a frozen server leaves the watch's
+  ///     connection open and silent): one that does not answer within `requestTimeout` counts as
+  ///     lost. A frozen member is noticed within `checkInterval + requestTimeout`.
   public init(
-    endpoint: String = "http://127.0.0.1:2379", prefix: String, scope: Scope = .system,
-    valueFormat: EtcdValueFormat = .string, isSecret: Bool = false,
+    endpoints: [String] = ["http://127.0.0.1:2379"], prefix: String, scope: Scope = .system,
+    valueFormat: EtcdValueFormat = .string, isSecret: Bool = false, followsReset: Bool = false,
     client: HTTPClient = EtcdLayer.sharedClient,
     retry: EtcdRetry = EtcdRetry(),
-    requestTimeout: Duration = .seconds(5), checkInterval: Duration = .seconds(30)
+    requestTimeout: Duration = .seconds(5), checkInterval: Duration = .seconds(3)
   ) {
     self.scope = scope
     self.prefix = prefix
@@ -76,13 +94,14 @@ public struct EtcdLayer: Layer {
     self.valueFormat = valueFormat
     self.retry = retry
     self.checkInterval = checkInterval
-    self.connection = EtcdConnection(client: client, endpoint: endpoint, requestTimeout: requestTimeout)
+    self.connection = EtcdConnection(client: client, endpoints: endpoints, requestTimeout: requestTimeout)
     self.state = EtcdSourceState(
-      tree: EtcdTree(prefix: Array(prefix.utf8), format: valueFormat), isSecret: isSecret)
+      tree: EtcdTree(prefix: Array(prefix.utf8), format: valueFormat), isSecret: isSecret,
+      followsReset: followsReset)
   }
 
-  /// etcd's client URL, as given.
-  public var endpoint: String { connection.endpoint }
+  /// The members' client URLs, in the order they are tried.
+  public var endpoints: [String] { connection.endpoints.all }
 
   /// `true`: the layer reads etcd in ``fetch(_:)``.
   public var loadsAsynchronously: Bool { true }
@@ -93,20 +112,19 @@ public struct EtcdLayer: Layer {
   }
 
   /// Reads the prefix from etcd; when the layer's watch keeps its keys current and has signalled a
-  /// change, builds them without asking etcd. When etcd cannot be reached, the last good contents,
-  /// with an error naming the endpoint, and a retry is due: a store that runs the layer's
+  /// change, builds them without asking etcd (and when it signalled that it was lost, returns the last
+  /// good contents with the error it reported). When no member can be read, the last good contents,
+  /// with an error naming each endpoint tried, and a retry is due: a store that runs the layer's
   /// ``follow(_:signal:)`` is signalled to fetch again after ``EtcdRetry``'s delay.
   public func fetch(_ context: LoadContext) async -> LayerContents {
+    if let failure = state.takePendingFailure() { return failure }
     if let current = state.contentsFromWatch(options: context.options) { return current }
     do {
-      let (revision, entries) = try await connection.range(prefix: Array(prefix.utf8))
-      return state.read(entries, revision: revision, options: context.options)
+      let (header, entries) = try await connection.range(prefix: Array(prefix.utf8))
+      return state.read(entries, header: header, options: context.options)
     } catch {
       if Task.isCancelled { return state.contents }
-      let message =
-        "etcd at \(connection.endpoint) cannot be read (\(Self.describe(error))); "
-        + "the last good values are kept, and the source tries again"
-      return state.failed(StrataError(.unreadable, message, path: state.documentPath), retry: retry)
+      return state.failed(state.unreadable("\(error)"), retry: retry)
     }
   }
 
@@ -143,13 +161,4 @@ public struct EtcdLayer: Layer {
 
   /// The revision the layer's keys reflect (0: none read yet).
   package var revision: Int { state.revision }
-
-  /// A short description of a failed request.
-  static func describe(_ error: any Error) -> String {
-    if let error = error as? IOError, let reason = strerror(error.errnoCode) {
-      return String(cString: reason)
-    }
-    let text = "\(error)"
-    return text.count > 300 ? String(text.prefix(300)) + "…" : text
-  }
 }

@@ -14,6 +14,13 @@ final class EtcdSourceState: Sendable {
     /// The keys below the prefix, by key, as of `revision` (0: never read).
     var entries: [[UInt8]: EtcdConnection.Entry] = [:]
     var revision = 0
+    /// The cluster the keys were read from (0: none, or not said).
+    var cluster: UInt64 = 0
+    /// A reset of etcd's data (another cluster, a revision gone back, a prefix emptied at once) that a
+    /// read must judge, or that was refused (`nil`: none): the keys are not current meanwhile.
+    var reset: EtcdReset?
+    /// Whether the watch reported a failure that no fetch has returned yet.
+    var failurePending = false
     /// The revision after which the open watch delivers every event (`nil`: no watch is open).
     var watchCovers: Int?
     /// Whether the next watch may resume from `revision + 1` (`false` after a compaction).
@@ -33,7 +40,14 @@ final class EtcdSourceState: Sendable {
     var nextFollowerID = 0
 
     /// Whether `entries` are current: a watch is open that delivers everything after `revision`.
-    var isCurrent: Bool { watchCovers.map { $0 <= revision && revision > 0 } ?? false }
+    var isCurrent: Bool { reset == nil && (watchCovers.map { $0 <= revision && revision > 0 } ?? false) }
+
+    /// The last good document with `error`: the contents until the source reads etcd again.
+    mutating func report(_ error: StrataError) -> LayerContents {
+      contents = LayerContents(
+        documents: lastDocuments, diagnostics: valueDiagnostics + [Diagnostic(.error, error)])
+      return contents
+    }
 
     /// Builds the contents from `entries`; clears any outage.
     mutating func rebuild(options: ParseOptions, documentPath: String, isSecret: Bool) -> LayerContents {
@@ -55,11 +69,14 @@ final class EtcdSourceState: Sendable {
   let documentPath: String
   /// Whether every value is a secret.
   let isSecret: Bool
+  /// Whether a reset of etcd's data is taken (`false`: refused, the last good values kept).
+  let followsReset: Bool
 
-  init(tree: EtcdTree, isSecret: Bool) {
+  init(tree: EtcdTree, isSecret: Bool, followsReset: Bool = false) {
     values = Mutex(Values(tree: tree))
     documentPath = "etcd:" + tree.label
     self.isSecret = isSecret
+    self.followsReset = followsReset
   }
 
   /// The last contents: the last good document, with the current problems.
@@ -75,19 +92,40 @@ final class EtcdSourceState: Sendable {
     }
   }
 
-  /// Takes a range read made at `revision`: the keys replace the known ones, unless a watch keeps
-  /// them current and has already brought newer ones. With no watch open, a read is the truth even
-  /// at an older revision (a server whose history was lost: a new cluster).
-  func read(_ entries: [EtcdConnection.Entry], revision: Int, options: ParseOptions) -> LayerContents {
+  /// Takes a range read whose answer carried `header`: the keys replace the known ones, unless a watch
+  /// keeps them current and has already brought newer ones, or the read shows a reset of etcd's data
+  /// (see ``EtcdReset``): unless the source follows resets, the known keys then stay, with an error
+  /// that names the old and new cluster and revisions.
+  func read(_ entries: [EtcdConnection.Entry], header: EtcdConnection.Header, options: ParseOptions)
+    -> LayerContents
+  {
     values.withLock { state in
-      if revision >= state.revision || state.watchCovers == nil {
-        state.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        state.revision = revision
-      }
       state.signalPending = false
+      state.failurePending = false
+      state.watchStatus.reads += 1
+      let trusted = state.reset == nil ? state.watchCovers : nil
+      let held = EtcdReset.Held(cluster: state.cluster, revision: state.revision, keys: state.entries.count)
+      if !followsReset,
+        let refused = EtcdReset.judge(
+          held: held, trustedWatch: trusted, previous: state.reset, found: header, keys: entries.count,
+          prefix: label)
+      {
+        state.reset = refused
+        state.retry = nil
+        return state.report(refused.error(path: documentPath))
+      }
+      if header.revision >= state.revision || trusted == nil {
+        state.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        state.revision = header.revision
+        state.cluster = header.cluster
+      }
+      state.reset = nil
       return state.rebuild(options: options, documentPath: documentPath, isSecret: isSecret)
     }
   }
+
+  /// The prefix, as the document's path names it.
+  private var label: String { String(documentPath.dropFirst("etcd:".count)) }
 
   /// Takes a failed read: the last good document stays, with an error that says why, and a retry is
   /// due after the retry policy's delay (it replaces any retry due before). A running
@@ -95,9 +133,9 @@ final class EtcdSourceState: Sendable {
   /// later hears of it when it starts.
   func failed(_ error: StrataError, retry policy: EtcdRetry) -> LayerContents {
     let (contents, due, followers) = values.withLock { state in
+      state.failurePending = false
       state.failures += 1
-      state.contents = LayerContents(
-        documents: state.lastDocuments, diagnostics: state.valueDiagnostics + [Diagnostic(.error, error)])
+      _ = state.report(error)
       defer { state.nextRetryTicket += 1 }
       let due = EtcdRetryDue(
         ticket: state.nextRetryTicket,
@@ -120,30 +158,77 @@ final class EtcdSourceState: Sendable {
   }
 
   /// The revision a new watch starts from: the one after the keys' revision (`nil`: from now, when
-  /// nothing was read or the history was compacted).
+  /// nothing was read, the history was compacted, or a reset is suspected or refused).
   func watchStart() -> Int? {
-    values.withLock { $0.resumable && $0.revision > 0 ? $0.revision + 1 : nil }
+    values.withLock { $0.resumable && $0.reset == nil && $0.revision > 0 ? $0.revision + 1 : nil }
   }
 
-  /// A watch was created: from `start`, or from now, the server's revision being `current`. A watch
-  /// that would start past the server's revision (the server lost its history: a new cluster) is
-  /// refused (`false`): the next starts from now, and the next fetch reads the prefix.
-  func watchCreated(start: Int?, current: Int) -> Bool {
+  /// A watch was created on the member at `endpoint`: from `start`, or from now, the answer's header
+  /// being `header`. A watch that resumes on another cluster, or past the server's revision (the
+  /// server lost its history), is refused (`false`): the next starts from now, and the next fetch
+  /// reads the prefix and judges the reset.
+  func watchCreated(start: Int?, header: EtcdConnection.Header, endpoint: String) -> Bool {
     values.withLock { state in
-      if let start, current > 0, start > current + 1 {
+      let otherCluster = state.cluster != 0 && header.cluster != 0 && header.cluster != state.cluster
+      if let start, state.reset == nil, otherCluster || (header.revision > 0 && start > header.revision + 1) {
         state.resumable = false
-        state.revision = 0  // the keys are kept, but no longer as of any revision of this server
+        state.reset = .suspected
         state.watchStatus.historyLosses += 1
         return false
       }
-      state.watchCovers = start.map { $0 - 1 } ?? current
+      state.watchCovers = start.map { $0 - 1 } ?? header.revision
       state.resumable = true
       state.signalPending = true
       state.watchStatus.isConnected = true
       state.watchStatus.connections += 1
       state.watchStatus.startRevisions.append(start)
+      state.watchStatus.members.append(endpoint)
       return true
     }
+  }
+
+  /// Whether `events` delete every known key, two or more, in one change (a prefix emptied at once,
+  /// as a mistaken `del --prefix` does): if so, and resets are not followed, the keys are no longer
+  /// current and the next fetch reads the prefix and judges it.
+  func suspectsEmptying(_ events: [EtcdWire.Event]) -> Bool {
+    values.withLock { state in
+      let revisions = Set(events.map { $0.kv?.mod_revision?.value ?? 0 })
+      guard !followsReset, state.isCurrent, state.entries.count > 1, revisions.count == 1,
+        events.allSatisfy({ $0.type == "DELETE" })
+      else { return false }
+      let deleted = Set(events.compactMap { EtcdWire.bytes(base64: $0.kv?.key) })
+      guard state.entries.keys.allSatisfy(deleted.contains) else { return false }
+      state.reset = .suspected
+      state.signalPending = true
+      return true
+    }
+  }
+
+  /// The watch was lost and no member took it over: the last good document stays, with `error`, and
+  /// the next fetch returns it without asking etcd (``takePendingFailure()``); the watch, which tries
+  /// again, signals when it is back.
+  func watchLost(_ error: StrataError) {
+    values.withLock { state in
+      _ = state.report(error)
+      state.failurePending = true
+    }
+  }
+
+  /// The contents with the failure the watch reported, once, when no fetch returned it yet.
+  func takePendingFailure() -> LayerContents? {
+    values.withLock { state in
+      guard state.failurePending else { return nil }
+      state.failurePending = false
+      return state.contents
+    }
+  }
+
+  /// An error of this source: etcd could not be read, for `reasons` (each member tried and why).
+  func unreadable(_ reasons: String) -> StrataError {
+    StrataError(
+      .unreadable,
+      "etcd cannot be read (\(reasons)); the last good values are kept, and the source tries again",
+      path: documentPath)
   }
 
   /// Applies one batch of a watch's events (puts and deletes at `revision`s after the keys'); when the
@@ -234,7 +319,7 @@ struct EtcdRetryDue: Sendable {
   let deadline: ContinuousClock.Instant
 }
 
-/// What a source's watch has done: for tests and diagnostics.
+/// What a source's watch (and its reads of the whole prefix) have done: for tests and diagnostics.
 package struct EtcdWatchStatus: Sendable, Hashable {
   /// Whether a watch is open now.
   package var isConnected = false
@@ -242,8 +327,13 @@ package struct EtcdWatchStatus: Sendable, Hashable {
   package var connections = 0
   /// How many watches the server cancelled because their start revision was compacted away.
   package var compactions = 0
-  /// How many times the server's revision was behind the keys' (its history was lost).
+  /// How many watches found another cluster, or the server's revision behind the keys' (its history
+  /// was lost).
   package var historyLosses = 0
   /// The revision each watch started from (`nil`: from now), in order.
   package var startRevisions: [Int?] = []
+  /// The endpoint of the member each watch was opened on, in order.
+  package var members: [String] = []
+  /// How many times the source read the whole prefix.
+  package var reads = 0
 }

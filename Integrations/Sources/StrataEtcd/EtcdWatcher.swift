@@ -1,13 +1,15 @@
 import AsyncHTTPClient
 import NIOCore
 import Strata
-import Synchronization
 
 /// Follows etcd's watch of a prefix: applies its events to the source's keys and signals the store,
-/// once after each (re)connection, once per batch of events, and once when the watch is lost. It
-/// resumes from the revision after the keys'; when that revision was compacted away it starts again
-/// from now, and the next fetch reads the whole prefix. While the watch is open, a small read every
-/// `checkInterval` makes sure etcd still answers: a server that stopped answering without closing the
+/// once after each (re)connection and once per batch of events. It resumes from the revision after the
+/// keys', on whichever member answers: when the member it watches fails (its connection drops, it
+/// loses its leader, it stops answering the checks), the watch moves at once to the next member, and
+/// only when none takes it is the loss reported (a `failed` event) and the retry policy's delays
+/// apply. When the revision was compacted away it starts again from now, and the next fetch reads the
+/// whole prefix. While the watch is open, a small linearizable read every `checkInterval` makes sure the
+/// member still answers and has a leader: a server that stopped answering without closing the
 /// connection (a network partition, a frozen process) counts as lost.
 struct EtcdWatcher: Sendable {
   let connection: EtcdConnection
@@ -18,87 +20,168 @@ struct EtcdWatcher: Sendable {
   /// The store's signal: never blocks.
   let signal: @Sendable (LayerChange) -> Void
 
+  /// How one watch ended.
+  enum Outcome: Sendable {
+    /// Start again at once (the revision was compacted away, or the server's data were reset).
+    case restart
+    /// The member at `endpoint` failed, for `reason`.
+    case lost(endpoint: String, reason: String)
+    /// No member accepted the watch: each one tried, and why.
+    case notOpened(reasons: String)
+  }
+
   /// Watches until the task is cancelled, then returns promptly; reconnects with the retry policy's
   /// delays. Its requests and its check are this task's own or its children.
   func run() async {
     var failures = 0
+    // The member whose watch was just lost, and why: the next round tries the others first.
+    var lost: (endpoint: String, reason: String)?
     while !Task.isCancelled {
-      let connected = Mutex(false)
-      do {
-        try await follow(onCreated: { connected.withLock { $0 = true } })
-      } catch {}
+      let outcome = await follow(skipping: lost.map { [$0.endpoint] } ?? [])
       state.watchEnded()
       if Task.isCancelled { return }
-      if connected.withLock({ $0 }) {
+      switch outcome {
+      case .restart:
         failures = 0
-        // The watch was lost (or cancelled by a compaction): the store's fetch says which.
-        signal(.changed)
-      } else {
+        lost = nil
+      case .lost(let endpoint, let reason):
+        failures = 0
+        connection.endpoints.failed(endpoint)
+        lost = (endpoint, "\(endpoint): \(reason)")
+      case .notOpened(let reasons):
+        if let loss = lost {
+          // The watch was lost and no other member took it: the values may be stale from now on.
+          let all = [loss.reason, reasons].filter { !$0.isEmpty }.joined(separator: "; ")
+          state.watchLost(state.unreadable(all))
+          signal(.changed)
+          lost = nil
+        }
         failures += 1
         try? await Task.sleep(for: retry.wait(afterFailures: failures))
       }
     }
   }
 
-  /// Opens one watch and reads it until it ends or fails, or etcd stops answering the checks.
-  private func follow(onCreated: @escaping @Sendable () -> Void) async throws {
+  /// Opens one watch (on a member not in `skipping`) and reads it until it ends or fails, or its member
+  /// stops answering the checks.
+  private func follow(skipping: Set<String>) async -> Outcome {
     let start = state.watchStart()
-    let body = try await connection.watch(prefix: prefix, startRevision: start)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { try await read(body, start: start, onCreated: onCreated) }
-      group.addTask {
-        while true {
-          try await Task.sleep(for: checkInterval)
-          try await connection.check(prefix: prefix)
-        }
-      }
-      // The first to end (the watch, or a failed check) ends both.
+    let body: HTTPClientResponseBody
+    let endpoint: String
+    do {
+      (body, endpoint) = try await connection.watch(prefix: prefix, startRevision: start, skipping: skipping)
+    } catch {
+      return .notOpened(reasons: "\(error)")
+    }
+    return await withTaskGroup(of: Outcome?.self) { group in
+      group.addTask { await read(body, start: start, endpoint: endpoint) }
+      group.addTask { await check(endpoint) }
+      // The first to end (the watch, or a failed check) ends both; a cancelled one gives `nil`.
       defer { group.cancelAll() }
-      try await group.next()
+      let first: Outcome?? = await group.next()
+      return (first ?? nil) ?? .restart
     }
   }
 
-  /// Reads a watch's messages, one JSON object a line.
-  private func read(_ body: HTTPClientResponseBody, start: Int?, onCreated: () -> Void) async throws {
+  /// Checks every `checkInterval` that the member at `endpoint` answers, within the request timeout,
+  /// a linearizable read; returns when one fails (`nil` when cancelled).
+  private func check(_ endpoint: String) async -> Outcome? {
+    while true {
+      do {
+        try await Task.sleep(for: checkInterval)
+      } catch {
+        return nil
+      }
+      do {
+        try await connection.check(prefix: prefix, at: endpoint, timeout: connection.requestTimeout)
+      } catch {
+        if Task.isCancelled { return nil }
+        return .lost(
+          endpoint: endpoint, reason: "a check of the watch failed: \(EtcdConnection.describe(error))")
+      }
+    }
+  }
+
+  /// Reads a watch until it ends; a watch that ended before the member created it was not opened
+  /// (a member without a leader refuses it so), and the member is left for the next.
+  private func read(_ body: HTTPClientResponseBody, start: Int?, endpoint: String) async -> Outcome {
+    var created = false
+    let outcome: Outcome
+    do {
+      outcome = try await messages(body, start: start, endpoint: endpoint, created: &created)
+    } catch {
+      outcome = .lost(endpoint: endpoint, reason: EtcdConnection.describe(error))
+    }
+    guard case .lost(let endpoint, let reason) = outcome, !created else { return outcome }
+    connection.endpoints.failed(endpoint)
+    return .notOpened(reasons: "\(endpoint): \(reason)")
+  }
+
+  /// Reads a watch's messages, one JSON object a line (the last may end without one: the error that
+  /// ends a watch), until one ends the watch; `created` tells whether the member created it. A message
+  /// longer than ``maxMessageBytes`` fails the watch.
+  private func messages(
+    _ body: HTTPClientResponseBody, start: Int?, endpoint: String, created: inout Bool
+  ) async throws -> Outcome {
     var pending: [UInt8] = []
     for try await buffer in body {
       pending += buffer.readableBytesView
       while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
         let line = Array(pending[..<newline])
         pending.removeSubrange(...newline)
-        guard !line.isEmpty else { continue }
-        let message = try connection.decode(EtcdWire.WatchMessage.self, from: line)
-        guard try handle(message, start: start, onCreated: onCreated) else { return }
+        if let outcome = try take(line, start: start, endpoint: endpoint, created: &created) {
+          return outcome
+        }
+      }
+      guard pending.count <= Self.maxMessageBytes else {
+        throw EtcdConnection.Failure(
+          description: "a message of the watch is longer than \(Self.maxMessageBytes) bytes",
+          triesAnotherMember: true)
       }
     }
+    if let outcome = try take(pending, start: start, endpoint: endpoint, created: &created) { return outcome }
+    return .lost(endpoint: endpoint, reason: "the server closed the watch")
   }
 
-  /// Handles one message of a watch that started from `start` (`nil`: from now); `false` when the
-  /// watch is over.
-  private func handle(_ message: EtcdWire.WatchMessage, start: Int?, onCreated: () -> Void) throws -> Bool {
+  /// The longest message of a watch: a batch of events, each value up to etcd's own limit (1.5 MiB by
+  /// default, `--max-request-bytes`).
+  static let maxMessageBytes = 64 << 20
+
+  /// Decodes and handles one line of a watch (nothing when it is blank).
+  private func take(_ line: [UInt8], start: Int?, endpoint: String, created: inout Bool) throws -> Outcome? {
+    guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) else { return nil }
+    let message = try connection.decode(EtcdWire.WatchMessage.self, from: line)
+    created = created || message.result?.created == true
+    return try handle(message, start: start, endpoint: endpoint)
+  }
+
+  /// Handles one message of a watch that started from `start` (`nil`: from now) on the member at
+  /// `endpoint`; how the watch ended, or `nil` while it goes on.
+  func handle(_ message: EtcdWire.WatchMessage, start: Int?, endpoint: String) throws -> Outcome? {
     guard let result = message.result else {
-      throw EtcdConnection.Failure(description: message.error?.message ?? "the watch failed")
+      return .lost(endpoint: endpoint, reason: message.error?.message ?? "the watch failed")
     }
     if let compacted = result.compact_revision?.value, compacted > 0 {
       state.compacted()
-      return false
+      return .restart
     }
-    if result.canceled == true { return false }
+    if result.canceled == true {
+      let reason = result.cancel_reason.map { ": \($0)" } ?? ""
+      return .lost(endpoint: endpoint, reason: "the server cancelled the watch\(reason)")
+    }
     if result.created == true {
-      guard state.watchCreated(start: start, current: result.header?.revision?.value ?? 0) else {
-        onCreated()  // the server answered: start again at once, from now
-        return false
+      guard state.watchCreated(start: start, header: .init(result.header), endpoint: endpoint) else {
+        return .restart  // the server's data were reset: start again at once, from now
       }
-      onCreated()
       signal(.changed)
-      return true
+      return nil
     }
     if let events = result.events, !events.isEmpty {
-      try state.apply(events)
+      if !state.suspectsEmptying(events) { try state.apply(events) }
       signal(.changed)
     } else if let revision = result.header?.revision?.value {
       state.progressed(to: revision)
     }
-    return true
+    return nil
   }
 }

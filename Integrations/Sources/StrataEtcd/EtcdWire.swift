@@ -39,9 +39,12 @@ enum EtcdWire {
     var physical: Bool
   }
 
-  /// The header every response carries.
+  /// The header every response carries: the store's revision, and which cluster and member answered.
   struct Header: Decodable {
     var revision: Revision?
+    var cluster_id: ID?
+    var member_id: ID?
+    var raft_term: Revision?
   }
 
   /// A stored key and its value.
@@ -87,18 +90,25 @@ enum EtcdWire {
     var error: String?
   }
 
+  /// A revision: a 64-bit number that the gateway writes as a string (and a client may write as a
+  /// number).
+  typealias Revision = Number<Int>
+
+  /// A 64-bit unsigned id (a cluster's or a member's), written as a string (or a number).
+  typealias ID = Number<UInt64>
+
   /// A 64-bit number that the gateway writes as a string (and a client may write as a number).
-  struct Revision: Decodable {
-    var value: Int
+  struct Number<Value: FixedWidthInteger & Decodable>: Decodable {
+    var value: Value
 
     init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
-      if let number = try? container.decode(Int.self) {
+      if let number = try? container.decode(Value.self) {
         value = number
       } else {
         let text = try container.decode(String.self)
-        guard let number = Int(text) else {
-          throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a revision: \(text)")
+        guard let number = Value(text) else {
+          throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a number: \(text)")
         }
         value = number
       }

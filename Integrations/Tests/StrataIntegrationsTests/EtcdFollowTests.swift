@@ -22,7 +22,7 @@ import Testing
 
   @Test func aFailedFetchIsSignalledAgainAfterEachRetryDelayWhileTheLayerIsFollowed() async {
     let retry = EtcdRetry(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), multiplier: 2)
-    let layer = EtcdLayer(endpoint: Self.unreachable, prefix: "/p/", retry: retry)
+    let layer = EtcdLayer(endpoints: [Self.unreachable], prefix: "/p/", retry: retry)
     let signals = Signals()
     await withDiscardingTaskGroup { group in
       group.addTask { await layer.follow(LayerWatch(paths: []), signal: signals.signal) }
@@ -45,7 +45,7 @@ import Testing
     // Without jitter, so that the second due is surely later than the first.
     let retry = EtcdRetry(
       initialDelay: .milliseconds(100), maximumDelay: .seconds(1), multiplier: 2, jitter: 0)
-    let layer = EtcdLayer(endpoint: Self.unreachable, prefix: "/p/", retry: retry)
+    let layer = EtcdLayer(endpoints: [Self.unreachable], prefix: "/p/", retry: retry)
     let signals = Signals()
     await withDiscardingTaskGroup { group in
       group.addTask { await layer.follow(LayerWatch(paths: []), signal: signals.signal) }
@@ -64,7 +64,7 @@ import Testing
 
   @Test func aRetryDueBeforeTheLayerIsFollowedIsSignalledWhenItIs() async {
     let retry = EtcdRetry(initialDelay: .milliseconds(50))
-    let layer = EtcdLayer(endpoint: Self.unreachable, prefix: "/p/", retry: retry)
+    let layer = EtcdLayer(endpoints: [Self.unreachable], prefix: "/p/", retry: retry)
     _ = await layer.fetch(LoadContext())  // the store's first fetch comes before its run loop follows
     let signals = Signals()
     await withDiscardingTaskGroup { group in
@@ -77,7 +77,7 @@ import Testing
   @Test func cancellingFollowEndsTheWatchAndEveryTimerPromptly() async {
     // Long delays: when cancelled, the watch waits to reconnect and a retry's timer is pending.
     let layer = EtcdLayer(
-      endpoint: Self.unreachable, prefix: "/p/", retry: EtcdRetry(initialDelay: .seconds(30)))
+      endpoints: [Self.unreachable], prefix: "/p/", retry: EtcdRetry(initialDelay: .seconds(30)))
     _ = await layer.fetch(LoadContext())
     let signals = Signals()
     let cancelled = EtcdShared<ContinuousClock.Instant?>(nil)

@@ -19,7 +19,7 @@ extension EtcdTests {
     let etcd = server.connection
     let prefix = etcdTestPrefix("latency")
     try await etcd.put(prefix + "bench/x", "0")
-    let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)
+    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
     let running = EtcdRunningStore(SettingsStore(layers: [layer]))
     defer { running.cancel() }
     #expect(await running.waitUntilReady())

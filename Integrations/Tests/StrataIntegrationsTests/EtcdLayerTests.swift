@@ -24,7 +24,7 @@ extension EtcdTests {
     try await etcd.put(prefix + "tls.cert/path", "/etc/cert.pem")  // a name with a dot stays one name
     try await etcd.put("/strata-tests/read0", "just past the prefix")
 
-    let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, retry: Self.quickRetry)
+    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
     #expect(layer.load(LoadContext()).documents.isEmpty)  // nothing before the first fetch
     let contents = await layer.fetch(LoadContext())
     #expect(contents.diagnostics.isEmpty, "\(contents.diagnostics)")
@@ -57,7 +57,7 @@ extension EtcdTests {
     try await etcd.put(prefix + "server/host", #""10.0.0.1""#)
     try await etcd.put(prefix + "allowed", #"["a", "b"]"#)
     try await etcd.put(prefix + "sneaky", #"1, "x": 2"#)
-    let layer = EtcdLayer(endpoint: server.endpoint, prefix: prefix, valueFormat: .json)
+    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, valueFormat: .json)
     let contents = await layer.fetch(LoadContext())
     let root = try #require(contents.documents.first?.root)
     #expect(root.value(at: "server.port")?.kind == .integer(8443))
@@ -75,7 +75,7 @@ extension EtcdTests {
     // A prefix of credentials: every value is a secret, redacted in dumps.
     try await etcd.put(prefix + "db/password", #""hunter2""#)
     let secrets = EtcdLayer(
-      endpoint: server.endpoint, prefix: prefix + "db/", valueFormat: .json, isSecret: true)
+      endpoints: [server.endpoint], prefix: prefix + "db/", valueFormat: .json, isSecret: true)
     let secret = await secrets.fetch(LoadContext())
     #expect(secret.documents.first?.isSecret == true)
     #expect(secret.documents.first?.root.value(at: "password")?.kind == .string("hunter2"))
@@ -92,7 +92,7 @@ extension EtcdTests {
     try await etcd.put(prefix + "server", #"{"port": 8080}"#)
     try await etcd.put(prefix + "limits", #"{"max": 1}"#)
     let layer = EtcdLayer(
-      endpoint: server.endpoint, prefix: prefix, valueFormat: .json, retry: Self.quickRetry)
+      endpoints: [server.endpoint], prefix: prefix, valueFormat: .json, retry: Self.quickRetry)
     _ = await layer.fetch(LoadContext())
     let kit = LayerConformance(
       layer: layer,
@@ -110,7 +110,7 @@ extension EtcdTests {
     let badRevision = try await etcd.put(prefix + "server/port", "80a")
     try await etcd.put(prefix + "server/host", #""example.org""#)
     let layer = EtcdLayer(
-      endpoint: server.endpoint, prefix: prefix, valueFormat: .json, retry: Self.quickRetry)
+      endpoints: [server.endpoint], prefix: prefix, valueFormat: .json, retry: Self.quickRetry)
 
     // At start, with no good value yet: left out, an error naming the key, the rest loads.
     let running = EtcdRunningStore(SettingsStore(layers: [layer]))

@@ -7,7 +7,8 @@ import StrataEtcd
 
 /// A real etcd server for the tests: started on free loopback ports in a temporary data directory,
 /// stopped (and reaped) by ``stop()``, started again on the same ports and data by ``start()``, and
-/// removed with its directory by ``shutdown()``.
+/// removed with its directory by ``shutdown()``. Alone it is a one-member cluster; an
+/// ``EtcdClusterProcess`` makes several of them members of one cluster.
 final class EtcdServerProcess: @unchecked Sendable {
   /// The `etcd` binary, or `nil` when it is not installed (the tests that need it are then skipped):
   /// `STRATA_ETCD_BINARY` when set (to check the skip: `STRATA_ETCD_BINARY=/nonexistent`), else the
@@ -36,13 +37,24 @@ final class EtcdServerProcess: @unchecked Sendable {
   let clientPort: Int
   let peerPort: Int
   let directory: String
+  /// The member's name (`--name`).
+  let name: String
+  /// `http://127.0.0.1:PEERPORT`.
+  var peerURL: String { "http://127.0.0.1:\(peerPort)" }
+  /// The cluster's members (`--initial-cluster`): this server alone unless set before the first start.
+  var initialCluster: String
+  /// `--initial-cluster-token`: another token after ``wipeData()`` makes a cluster with another id (the
+  /// same token and members make the same id again).
+  var clusterToken = "etcd-cluster"
   private var process: Process?
 
   /// Picks free ports and makes a temporary directory (in memory, under `/dev/shm`, when `inMemory`:
   /// etcd's commits then skip the disk's fsync); does not start the server.
-  init(inMemory: Bool = false) throws {
+  init(inMemory: Bool = false, name: String = "strata-test") throws {
     clientPort = try Self.freePort()
     peerPort = try Self.freePort()
+    self.name = name
+    initialCluster = "\(name)=http://127.0.0.1:\(peerPort)"
     endpoint = "http://127.0.0.1:\(clientPort)"
     let base = inMemory && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
     var template = Array("\(base)/strata-etcd-XXXXXX".utf8CString)
@@ -71,16 +83,22 @@ final class EtcdServerProcess: @unchecked Sendable {
 
   /// Starts the server and waits (up to `timeout`) until it answers a range request.
   func start(timeout: Duration = .seconds(60)) async throws {
+    try launch()
+    try await waitUntilReady(timeout: timeout)
+  }
+
+  /// Starts the server's process without waiting for it (a cluster's members must all run before any
+  /// answers).
+  func launch() throws {
     guard process == nil else { return }
     guard let binary = Self.binary else { throw EtcdServerError(Self.absence) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    let peer = "http://127.0.0.1:\(peerPort)"
     process.arguments = [
-      "--name", "strata-test", "--data-dir", directory + "/data",
+      "--name", name, "--data-dir", directory + "/data",
       "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint,
-      "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-      "--initial-cluster", "strata-test=\(peer)", "--log-level", "error",
+      "--listen-peer-urls", peerURL, "--initial-advertise-peer-urls", peerURL,
+      "--initial-cluster", initialCluster, "--initial-cluster-token", clusterToken, "--log-level", "error",
     ]
     let log = directory + "/etcd.log"
     guard FileManager.default.createFile(atPath: log, contents: nil) else {
@@ -92,6 +110,12 @@ final class EtcdServerProcess: @unchecked Sendable {
     process.standardError = handle
     try process.run()
     self.process = process
+  }
+
+  /// Waits (up to `timeout`) until the launched server answers a (linearizable) range request: it
+  /// runs and its cluster has a leader.
+  func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
+    guard let process else { throw EtcdServerError("etcd was not launched") }
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       if !process.isRunning {
@@ -113,6 +137,14 @@ final class EtcdServerProcess: @unchecked Sendable {
   /// Lets a frozen server go on (SIGCONT).
   func thaw() {
     if let process { kill(process.processIdentifier, SIGCONT) }
+  }
+
+  /// Kills the server at once (SIGKILL, as a crash or a power loss) and reaps it; the data stay.
+  func crash() {
+    guard let process else { return }
+    self.process = nil
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
   }
 
   /// Stops the server (SIGTERM, then SIGKILL after 10 s) and reaps it; the data stay.

@@ -25,7 +25,9 @@ enum IntegrationSnippets {
 
   static func etcdLayer() {
     // snippet: EtcdLayer
-    let etcd = EtcdLayer(endpoint: "http://10.0.0.5:2379", prefix: "/config/myapp/")
+    let etcd = EtcdLayer(
+      endpoints: ["http://10.0.0.5:2379", "http://10.0.0.6:2379", "http://10.0.0.7:2379"],
+      prefix: "/config/myapp/")
     let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
     Task { await store.run() }  // reads the prefix, then follows the watch
     // snippet: end
@@ -33,7 +35,7 @@ enum IntegrationSnippets {
 
   static func etcdCatalog() {
     // snippet: etcd-overview
-    let etcd = EtcdLayer(endpoint: "http://10.0.0.5:2379", prefix: "/config/myapp/", valueFormat: .string)
+    let etcd = EtcdLayer(endpoints: ["http://10.0.0.5:2379"], prefix: "/config/myapp/", valueFormat: .string)
     let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
     Task { await store.run() }
     // snippet: end

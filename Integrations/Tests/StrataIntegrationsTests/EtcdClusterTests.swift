@@ -1,0 +1,133 @@
+import Strata
+import StrataEtcd
+import Testing
+
+/// A layer over `endpoints`, run by a store that is ready, with the layer's watch open.
+struct EtcdFollowedLayer {
+  let layer: EtcdLayer
+  let running: EtcdRunningStore
+  let settings: EtcdServerSettings
+
+  init(endpoints: [String], prefix: String, followsReset: Bool = false) async {
+    layer = EtcdLayer(
+      endpoints: endpoints, prefix: prefix, followsReset: followsReset, retry: EtcdTests.quickRetry)
+    running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    settings = EtcdServerSettings(store: running.store, section: "server")
+    #expect(await running.waitUntilReady())
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+  }
+}
+
+extension EtcdTests {
+  /// How a layer given a 3-member cluster's leader first fares when the leader fails (`fail`): the
+  /// watch must resume on a survivor from the revision after the keys', without a read, and a write
+  /// the survivors acknowledge must reach the layer within 10 s. Returns the figures as a phrase.
+  func leaderFails(
+    _ prefix: String, within: Duration, _ fail: (EtcdServerProcess) -> Void
+  ) async throws -> String {
+    let cluster = try await EtcdClusterProcess.started()
+    defer { cluster.shutdown() }
+    try await cluster.connection().put(prefix + "server/port", "8080")
+    let leader = try #require(await cluster.leader())
+    let survivors = cluster.members.indices.filter { $0 != leader }
+    // The layer is given the leader first: its reads and its watch go there.
+    let endpoints = ([leader] + survivors).map { cluster.members[$0].endpoint }
+    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix)
+    let (layer, running) = (followed.layer, followed.running)
+    defer { running.cancel() }
+    #expect(followed.settings.port == 8080)
+    #expect(layer.watchStatus.members == [endpoints[0]])
+    let seen = layer.revision
+    let reads = layer.watchStatus.reads
+
+    // The leader fails; a client of the survivors writes as soon as they have a new leader.
+    let failed = ContinuousClock.now
+    fail(cluster.members[leader])
+    let writer = cluster.connection(to: survivors, requestTimeout: .seconds(2))
+    let acknowledged = Task { () -> ContinuousClock.Instant? in
+      while ContinuousClock.now < failed + .seconds(60) && !Task.isCancelled {
+        if (try? await writer.put(prefix + "server/port", "9090")) != nil { return .now }
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+      return nil
+    }
+    defer { acknowledged.cancel() }
+    #expect(
+      await etcdEventually(timeout: within) {
+        layer.watchStatus.members.count >= 2 && layer.watchStatus.isConnected
+      })
+    let moved = ContinuousClock.now
+    let written = try #require(await acknowledged.value)
+    // No stale value beyond the failover: the write reaches the layer within 10 s of its acknowledgement.
+    #expect(await etcdEventually(timeout: .seconds(10)) { followed.settings.port == 9090 })
+    let served = ContinuousClock.now
+
+    // The watch moved to a survivor and resumed there, from the revision after the keys': no read.
+    let status = layer.watchStatus
+    #expect(!status.members.dropFirst().contains(endpoints[0]))
+    #expect(status.startRevisions.dropFirst().first == seen + 1, "\(status.startRevisions)")
+    #expect(status.startRevisions.allSatisfy { $0 != nil })
+    #expect(status.reads == reads)
+    try await writer.put(prefix + "server/host", "b.example")
+    #expect(await etcdEventually { followed.settings.host == "b.example" })
+    await running.stop()
+    return "the watch resumed on \(status.members.last ?? "?") \(moved - failed) after the failure; "
+      + "the survivors acknowledged a put \(written - failed) after it; the layer served it "
+      + "\(served - written) after the acknowledgement (\(served - failed) after the failure); "
+      + "failed events: \(running.failures.count); watch starts \(status.startRevisions), reads \(status.reads)"
+  }
+
+  @Test func aKilledLeaderIsLeftForTheSurvivorsAndTheWatchResumesThereWithoutARead() async throws {
+    let figures = try await leaderFails(etcdTestPrefix("leader-killed"), within: .seconds(60)) { $0.crash() }
+    print("etcd leader killed (SIGKILL): \(figures)")
+  }
+
+  @Test func aFrozenLeaderIsLeftForTheSurvivorsWithinTenSeconds() async throws {
+    // checkInterval (3 s) + requestTimeout (5 s), and 2 s for a busy machine.
+    let figures = try await leaderFails(etcdTestPrefix("leader-frozen"), within: .seconds(10)) { $0.freeze() }
+    print("etcd leader frozen (SIGSTOP): \(figures)")
+  }
+
+  @Test func aClusterThatLostItsQuorumIsReportedNamingEachMemberAndFollowedAgainWithoutARead() async throws {
+    let cluster = try await EtcdClusterProcess.started()
+    defer { cluster.shutdown() }
+    let prefix = etcdTestPrefix("quorum-lost")
+    try await cluster.connection().put(prefix + "server/port", "8080")
+    let leader = try #require(await cluster.leader())
+    // The layer watches a member that is not the leader; the two others die: it has no leader left.
+    let kept = try #require(cluster.members.indices.first { $0 != leader })
+    let killed = cluster.members.indices.filter { $0 != kept }
+    let endpoints = ([kept] + killed).map { cluster.members[$0].endpoint }
+    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix)
+    let (layer, running) = (followed.layer, followed.running)
+    defer { running.cancel() }
+    #expect(layer.watchStatus.members == [endpoints[0]])
+    let reads = layer.watchStatus.reads
+
+    let lost = ContinuousClock.now
+    for index in killed { cluster.members[index].crash() }
+    // checkInterval (3 s) + requestTimeout (5 s), and 4 s for a busy machine.
+    #expect(
+      await etcdEventually(timeout: .seconds(12)) {
+        running.failures.contains { error in endpoints.allSatisfy { error.message.contains($0) } }
+      })
+    let noticed = ContinuousClock.now - lost
+    let error = try #require(running.failures.last)
+    #expect(error.code == .unreadable && followed.settings.port == 8080)
+
+    // One member comes back: the cluster has a quorum again, and the watch resumes without a read.
+    let back = ContinuousClock.now
+    try await cluster.members[killed[0]].start()
+    #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
+    let recovered = ContinuousClock.now - back
+    try await cluster.connection(to: [kept, killed[0]]).put(prefix + "server/port", "9090")
+    #expect(await etcdEventually { followed.settings.port == 9090 })
+    let status = layer.watchStatus
+    #expect(status.startRevisions.allSatisfy { $0 != nil } && status.reads == reads, "\(status)")
+    print(
+      "etcd cluster without quorum (2 of 3 killed): reported after \(noticed): \(error.message); "
+        + "a member restarted: recovered \(recovered) after its start began; watch starts \(status.startRevisions)"
+    )
+    await running.stop()
+  }
+}
