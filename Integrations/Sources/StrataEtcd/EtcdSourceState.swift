@@ -9,10 +9,23 @@ import Synchronization
 /// fetch that answers the watch's signal builds the tree from them without asking etcd. Otherwise
 /// (no watch, a watch opened from a later revision, a compaction) a fetch reads the prefix again.
 final class EtcdSourceState: Sendable {
-  private struct Values: Sendable {
+  /// A key's change that a watch brought, not yet applied to the tree.
+  private enum Change {
+    case put(EtcdConnection.Entry)
+    case delete
+  }
+
+  private struct Values {
+    /// The keys below the prefix, as a tree, as of `revision` once `read` and `changes` are applied
+    /// (0: never read).
     var tree: EtcdTree
-    /// The keys below the prefix, by key, as of `revision` (0: never read).
-    var entries: [[UInt8]: EtcdConnection.Entry] = [:]
+    /// A whole read not yet applied to the tree (the next rebuild replaces every key with it).
+    var read: [EtcdConnection.Entry]?
+    /// The watch's changes not yet applied to the tree (after `read`), the last for each key.
+    var changes: [[UInt8]: Change] = [:]
+    /// How many keys etcd holds below the prefix, as of `revision` (a range read's count, then
+    /// counted through the watch's creations and deletions).
+    var keyCount = 0
     var revision = 0
     /// The cluster the keys were read from (0: none, or not said).
     var cluster: UInt64 = 0
@@ -39,7 +52,7 @@ final class EtcdSourceState: Sendable {
     var followers: [Int: AsyncStream<EtcdRetryDue>.Continuation] = [:]
     var nextFollowerID = 0
 
-    /// Whether `entries` are current: a watch is open that delivers everything after `revision`.
+    /// Whether the keys are current: a watch is open that delivers everything after `revision`.
     var isCurrent: Bool { reset == nil && (watchCovers.map { $0 <= revision && revision > 0 } ?? false) }
 
     /// The last good document with `error`: the contents until the source reads etcd again.
@@ -49,10 +62,28 @@ final class EtcdSourceState: Sendable {
       return contents
     }
 
-    /// Builds the contents from `entries`; clears any outage.
+    /// Replaces the keys with a whole read (applied at the next rebuild).
+    mutating func replaceKeys(_ entries: [EtcdConnection.Entry]) {
+      read = entries
+      changes = [:]
+      keyCount = entries.count
+    }
+
+    /// Builds the contents: applies the read and the changes not applied yet to the tree (parsing
+    /// only the keys they name); clears any outage.
     mutating func rebuild(options: ParseOptions, documentPath: String, isSecret: Bool) -> LayerContents {
-      let ordered = entries.values.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-      let (root, diagnostics) = tree.build(ordered, options: options)
+      if let read {
+        tree.replaceAll(read, options: options)
+        self.read = nil
+      }
+      for (key, change) in changes {
+        switch change {
+        case .put(let entry): tree.put(entry, options: options)
+        case .delete: tree.delete(key)
+        }
+      }
+      changes = [:]
+      let (root, diagnostics) = tree.contents
       var document = Document(path: documentPath, root: root)
       document.isSecret = isSecret
       lastDocuments = [document]
@@ -72,9 +103,9 @@ final class EtcdSourceState: Sendable {
   /// Whether a reset of etcd's data is taken (`false`: refused, the last good values kept).
   let followsReset: Bool
 
-  init(tree: EtcdTree, isSecret: Bool, followsReset: Bool = false) {
-    values = Mutex(Values(tree: tree))
+  init(tree: sending EtcdTree, isSecret: Bool, followsReset: Bool = false) {
     documentPath = "etcd:" + tree.label
+    values = Mutex(Values(tree: tree))
     self.isSecret = isSecret
     self.followsReset = followsReset
   }
@@ -104,7 +135,7 @@ final class EtcdSourceState: Sendable {
       state.failurePending = false
       state.watchStatus.reads += 1
       let trusted = state.reset == nil ? state.watchCovers : nil
-      let held = EtcdReset.Held(cluster: state.cluster, revision: state.revision, keys: state.entries.count)
+      let held = EtcdReset.Held(cluster: state.cluster, revision: state.revision, keys: state.keyCount)
       if !followsReset,
         let refused = EtcdReset.judge(
           held: held, trustedWatch: trusted, previous: state.reset, found: header, keys: entries.count,
@@ -115,7 +146,7 @@ final class EtcdSourceState: Sendable {
         return state.report(refused.error(path: documentPath))
       }
       if header.revision >= state.revision || trusted == nil {
-        state.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        state.replaceKeys(entries)
         state.revision = header.revision
         state.cluster = header.cluster
       }
@@ -193,11 +224,12 @@ final class EtcdSourceState: Sendable {
   func suspectsEmptying(_ events: [EtcdWire.Event]) -> Bool {
     values.withLock { state in
       let revisions = Set(events.map { $0.kv?.mod_revision?.value ?? 0 })
-      guard !followsReset, state.isCurrent, state.entries.count > 1, revisions.count == 1,
+      guard !followsReset, state.isCurrent, state.keyCount > 1, revisions.count == 1,
         events.allSatisfy({ $0.type == "DELETE" })
       else { return false }
+      // etcd tells deletions of existing keys only: as many keys deleted as are known is every one.
       let deleted = Set(events.compactMap { EtcdWire.bytes(base64: $0.kv?.key) })
-      guard state.entries.keys.allSatisfy(deleted.contains) else { return false }
+      guard deleted.count >= state.keyCount else { return false }
       state.reset = .suspected
       state.signalPending = true
       return true
@@ -243,12 +275,14 @@ final class EtcdSourceState: Sendable {
         let revision = kv.mod_revision?.value ?? 0
         guard revision > base else { continue }
         if event.type == "DELETE" {
-          state.entries[key] = nil
+          state.changes[key] = .delete
+          state.keyCount -= 1  // etcd tells deletions of existing keys only
         } else {
+          if kv.create_revision?.value == revision { state.keyCount += 1 }
           guard let value = EtcdWire.bytes(base64: kv.value) else {
             throw EtcdConnection.Failure(description: "the server sent a value that is not base64")
           }
-          state.entries[key] = EtcdConnection.Entry(key: key, value: value, modRevision: revision)
+          state.changes[key] = .put(EtcdConnection.Entry(key: key, value: value, modRevision: revision))
         }
         state.revision = max(state.revision, revision)
       }

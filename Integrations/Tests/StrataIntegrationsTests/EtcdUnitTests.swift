@@ -123,7 +123,7 @@ import Testing
 }
 
 /// A small seeded generator (SplitMix64), so that the jitter test draws the same numbers each run.
-private struct SplitMix: RandomNumberGenerator {
+struct SplitMix: RandomNumberGenerator {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {

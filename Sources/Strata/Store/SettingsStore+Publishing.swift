@@ -34,9 +34,12 @@ extension SettingsStore {
         key == $0 || (key.hasPrefix($0) && key.utf8.dropFirst($0.utf8.count).first == UInt8(ascii: "."))
       }
     }
+    // In order, each once; the set finds a repeat (a remote source names one "file" per key: 10,000
+    // keys found in an array would cost 50 million comparisons).
     var files: [String] = []
+    var noted: Set<String> = []
     func note(_ path: String?) {
-      if let path, !files.contains(path) { files.append(path) }
+      if let path, noted.insert(path).inserted { files.append(path) }
     }
     let changedValues =
       keptKeys.isEmpty ? changes.changedValues : changes.changedValues.filter { !isKept($0) }
