@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "StrataConfiguration", targets: ["StrataConfiguration"]),
     .library(name: "StrataEtcd", targets: ["StrataEtcd"]),
     .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
+    .executable(name: "strata-etcd-bench", targets: ["StrataEtcdBenchmark"]),
   ],
   dependencies: [
     .package(name: "Strata", path: ".."),
@@ -31,6 +32,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+    // The etcd source's TLS configuration (async-http-client's own TLS library).
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     // ByteBuffer and event loops, which async-http-client's API is made of.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
   ],
@@ -78,6 +81,7 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       swiftSettings: swiftSettings),
     // A Hummingbird 2 server configured by Strata.
@@ -93,6 +97,20 @@ let package = Package(
         .product(name: "Configuration", package: "swift-configuration"),
       ],
       path: "Samples/HummingbirdServer", exclude: ["root", "README.md"], swiftSettings: swiftSettings),
+    // The etcd source beside etcdctl on a real etcd server: watch latency, start-up, memory per key.
+    // Run it built for release: swift build -c release --package-path Integrations --product strata-etcd-bench
+    .executableTarget(
+      name: "StrataEtcdBenchmark",
+      dependencies: [
+        "StrataEtcd", "CMallocInfo",
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      path: "Benchmarks/StrataEtcdBenchmark", swiftSettings: swiftSettings),
+    // glibc's malloc statistics for the benchmark's bytes per key (Glibc's module does not export them).
+    .target(name: "CMallocInfo", path: "Benchmarks/CMallocInfo"),
     .testTarget(
       name: "StrataIntegrationsTests",
       dependencies: [

@@ -1,8 +1,19 @@
 package import AsyncHTTPClient
-import FoundationEssentials
-import Glibc
 import NIOCore
 import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// etcd's HTTP/JSON gateway, through an `HTTPClient`: range reads, watches, and (for tests and tools)
 /// puts, deletes and compactions.
@@ -43,18 +54,36 @@ package struct EtcdConnection: Sendable {
   /// The cluster's members; requests go to the current one and move on when it fails.
   let endpoints: EtcdEndpoints
   let requestTimeout: Duration
+  /// The user requests authenticate as, with its token (`nil`: none).
+  let authenticator: EtcdAuthenticator?
+  /// TLS for `https://` endpoints (`nil`: the client's own configuration).
+  let tls: EtcdTLSConfiguration?
 
-  /// A connection to the members at `endpoints` (`http://127.0.0.1:2379`).
-  package init(client: HTTPClient, endpoints: [String], requestTimeout: Duration) {
+  /// A connection to the members at `endpoints` (`http://127.0.0.1:2379`), as `credentials`' user,
+  /// over `tls` for `https://` endpoints.
+  package init(
+    client: HTTPClient, endpoints: [String], requestTimeout: Duration, credentials: EtcdCredentials? = nil,
+    tls: EtcdTLS? = nil
+  ) {
     self.client = client
     self.endpoints = EtcdEndpoints(endpoints)
     self.requestTimeout = requestTimeout
+    authenticator = credentials.map(EtcdAuthenticator.init)
+    self.tls = tls.map(EtcdTLSConfiguration.init)
   }
 
   /// A connection to one member at `endpoint`.
-  package init(client: HTTPClient, endpoint: String, requestTimeout: Duration) {
-    self.init(client: client, endpoints: [endpoint], requestTimeout: requestTimeout)
+  package init(
+    client: HTTPClient, endpoint: String, requestTimeout: Duration, credentials: EtcdCredentials? = nil,
+    tls: EtcdTLS? = nil
+  ) {
+    self.init(
+      client: client, endpoints: [endpoint], requestTimeout: requestTimeout, credentials: credentials,
+      tls: tls)
   }
+
+  /// How many tokens the connection has asked for (0: none, or no credentials).
+  package var authentications: Int { authenticator?.count ?? 0 }
 
   /// The endpoint requests go to now.
   package var endpoint: String { endpoints.endpoint }
@@ -181,17 +210,66 @@ package struct EtcdConnection: Sendable {
     return buffer.readBytes(length: buffer.readableBytes) ?? []
   }
 
-  /// Sends a POST request with a JSON body to `endpoint`; `timeout` (default: the request timeout)
-  /// covers the answer's head.
+  /// Sends a POST request with a JSON body to `endpoint`, with the user's token when there is one;
+  /// `timeout` (default: the request timeout) covers the answer's head. When etcd no longer takes
+  /// the token (`401`: it expired, or the member restarted), asks for a new one and sends it again,
+  /// once.
   private func send(
     _ path: String, _ body: some Encodable, to endpoint: String, timeout: Duration? = nil,
     headers: [(String, String)] = []
+  ) async throws -> HTTPClientResponse {
+    let bytes = try JSONEncoder().encode(body)
+    guard let authenticator else {
+      return try await execute(path, bytes, to: endpoint, timeout: timeout, headers: headers)
+    }
+    let token = try await authenticator.current {
+      try await authenticate(authenticator.credentials, at: endpoint, timeout: timeout)
+    }
+    let response = try await execute(
+      path, bytes, to: endpoint, timeout: timeout, headers: headers + [("Authorization", token)])
+    guard response.status == .unauthorized else { return response }
+    _ = try? await response.body.collect(upTo: 1 << 20)
+    authenticator.invalidate(token)
+    let fresh = try await authenticator.current {
+      try await authenticate(authenticator.credentials, at: endpoint, timeout: timeout)
+    }
+    return try await execute(
+      path, bytes, to: endpoint, timeout: timeout, headers: headers + [("Authorization", fresh)])
+  }
+
+  /// Asks the member at `endpoint` for a token for `credentials`' user.
+  private func authenticate(
+    _ credentials: EtcdCredentials, at endpoint: String, timeout: Duration?
+  ) async throws -> String {
+    let body = EtcdWire.AuthenticateRequest(name: credentials.user, password: credentials.password)
+    let response = try await execute(
+      "/v3/auth/authenticate", try JSONEncoder().encode(body), to: endpoint, timeout: timeout, headers: [])
+    guard response.status == .ok else {
+      let refused = try await failure(response)
+      throw Failure(
+        description: "etcd did not authenticate \(credentials): \(refused.description)",
+        triesAnotherMember: refused.triesAnotherMember)
+    }
+    var buffer = try await response.body.collect(upTo: 1 << 20)
+    let answer = try decode(
+      EtcdWire.AuthenticateResponse.self, from: buffer.readBytes(length: buffer.readableBytes) ?? [])
+    guard let token = answer.token, !token.isEmpty else {
+      throw Failure(
+        description: "etcd authenticated \(credentials) but sent no token", triesAnotherMember: true)
+    }
+    return token
+  }
+
+  /// Sends one POST request of `body`'s bytes to `endpoint`.
+  private func execute(
+    _ path: String, _ body: Data, to endpoint: String, timeout: Duration?, headers: [(String, String)]
   ) async throws -> HTTPClientResponse {
     var request = HTTPClientRequest(url: endpoint + path)
     request.method = .POST
     request.headers.add(name: "Content-Type", value: "application/json")
     request.headers.add(contentsOf: headers)
-    request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+    if let tls, endpoint.hasPrefix("https:") { request.tlsConfiguration = try tls.current() }
+    request.body = .bytes(ByteBuffer(bytes: body))
     do {
       return try await client.execute(request, timeout: Self.timeAmount(timeout ?? requestTimeout))
     } catch let error as HTTPClientError {
@@ -208,8 +286,21 @@ package struct EtcdConnection: Sendable {
     let body = try? JSONDecoder().decode(EtcdWire.ErrorBody.self, from: Data(bytes))
     let message = body?.message ?? body?.error ?? String(decoding: bytes.prefix(200), as: UTF8.self)
     return Failure(
-      description: "HTTP \(response.status.code): \(message)", triesAnotherMember: response.status.code >= 500
-    )
+      description: "HTTP \(response.status.code): \(message)\(advice(for: message))",
+      triesAnotherMember: response.status.code >= 500)
+  }
+
+  /// What to do about an error etcd gave, when there is something to say.
+  private func advice(for message: String) -> String {
+    if message.contains("user name is empty") && authenticator == nil {
+      return " (etcd has authentication on: give the layer EtcdCredentials)"
+    }
+    if message.contains("permission denied") {
+      let user = authenticator.map { "\($0.credentials)" } ?? "the user"
+      return
+        " (\(user) needs read permission on the prefix: etcdctl role grant-permission ROLE --prefix=true read PREFIX)"
+    }
+    return ""
   }
 
   /// A short description of a failed request.

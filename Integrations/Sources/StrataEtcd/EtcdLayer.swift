@@ -21,6 +21,9 @@ public import Strata
 /// `requestTimeout`, or has no leader is left for the next one in the list (the list wraps around),
 /// and the watch resumes on that member from the last revision applied: nothing is read again.
 ///
+/// A cluster with authentication on takes ``EtcdCredentials``, one that serves TLS an ``EtcdTLS``
+/// (etcdctl's `--user`, `--cacert`, `--cert`, `--key`).
+///
 /// What happens when things go wrong:
 /// - No member can be reached (at start or later): the store runs on its other layers (and on the
 ///   last values read from etcd), an error names each endpoint tried and why it failed (a `failed`
@@ -63,6 +66,10 @@ public struct EtcdLayer: Layer {
   ///   - endpoints: the client URLs of the cluster's members (`http://127.0.0.1:2379`), tried in
   ///     this order.
   ///   - prefix: the key prefix, usually ending with `/` (`/config/myapp/`).
+  ///   - credentials: the user to authenticate as, for a cluster with authentication on (`nil`:
+  ///     none); see ``EtcdCredentials``.
+  ///   - tls: the certificate authority, and the client certificate and key, for `https://`
+  ///     endpoints (`nil`: the client's own TLS configuration); see ``EtcdTLS``.
   ///   - scope: where the layer sits in the stack.
   ///   - valueFormat: how each value is read (default: one string each).
   ///   - isSecret: whether every value is a secret (a prefix of credentials): redacted in dumps, as a
@@ -82,7 +89,8 @@ public struct EtcdLayer: Layer {
   ///     connection open and silent): one that does not answer within `requestTimeout` counts as
   ///     lost. A frozen member is noticed within `checkInterval + requestTimeout`.
   public init(
-    endpoints: [String] = ["http://127.0.0.1:2379"], prefix: String, scope: Scope = .system,
+    endpoints: [String] = ["http://127.0.0.1:2379"], prefix: String, credentials: EtcdCredentials? = nil,
+    tls: EtcdTLS? = nil, scope: Scope = .system,
     valueFormat: EtcdValueFormat = .string, isSecret: Bool = false, followsReset: Bool = false,
     client: HTTPClient = EtcdLayer.sharedClient,
     retry: EtcdRetry = EtcdRetry(),
@@ -94,7 +102,9 @@ public struct EtcdLayer: Layer {
     self.valueFormat = valueFormat
     self.retry = retry
     self.checkInterval = checkInterval
-    self.connection = EtcdConnection(client: client, endpoints: endpoints, requestTimeout: requestTimeout)
+    self.connection = EtcdConnection(
+      client: client, endpoints: endpoints, requestTimeout: requestTimeout, credentials: credentials, tls: tls
+    )
     self.state = EtcdSourceState(
       tree: EtcdTree(prefix: Array(prefix.utf8), format: valueFormat), isSecret: isSecret,
       followsReset: followsReset)
@@ -158,6 +168,9 @@ public struct EtcdLayer: Layer {
 
   /// What the layer's watch has done so far (for tests).
   package var watchStatus: EtcdWatchStatus { state.watchStatus }
+
+  /// How many authentication tokens the layer has asked etcd for (for tests).
+  package var authentications: Int { connection.authentications }
 
   /// The revision the layer's keys reflect (0: none read yet).
   package var revision: Int { state.revision }

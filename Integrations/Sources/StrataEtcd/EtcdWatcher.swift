@@ -26,6 +26,9 @@ struct EtcdWatcher: Sendable {
     case restart
     /// The member at `endpoint` failed, for `reason`.
     case lost(endpoint: String, reason: String)
+    /// The member at `endpoint` cancelled the watch because it no longer takes the user's token (it
+    /// expired, or the member restarted): open it again there with a new one.
+    case tokenRefused(endpoint: String, reason: String)
     /// No member accepted the watch: each one tried, and why.
     case notOpened(reasons: String)
   }
@@ -36,15 +39,26 @@ struct EtcdWatcher: Sendable {
     var failures = 0
     // The member whose watch was just lost, and why: the next round tries the others first.
     var lost: (endpoint: String, reason: String)?
+    // Whether the last watch was cancelled for its token: a second in a row counts as lost.
+    var tokenRefused = false
     while !Task.isCancelled {
-      let outcome = await follow(skipping: lost.map { [$0.endpoint] } ?? [])
+      var outcome = await follow(skipping: lost.map { [$0.endpoint] } ?? [])
       state.watchEnded()
       if Task.isCancelled { return }
+      if case .tokenRefused(let endpoint, let reason) = outcome {
+        connection.authenticator?.invalidate()
+        if !tokenRefused {
+          tokenRefused = true
+          continue
+        }
+        outcome = .lost(endpoint: endpoint, reason: reason)
+      }
+      tokenRefused = false
       switch outcome {
       case .restart:
         failures = 0
         lost = nil
-      case .lost(let endpoint, let reason):
+      case .lost(let endpoint, let reason), .tokenRefused(let endpoint, let reason):
         failures = 0
         connection.endpoints.failed(endpoint)
         lost = (endpoint, "\(endpoint): \(reason)")
@@ -167,6 +181,9 @@ struct EtcdWatcher: Sendable {
     }
     if result.canceled == true {
       let reason = result.cancel_reason.map { ": \($0)" } ?? ""
+      if connection.authenticator != nil, reason.contains("invalid auth token") {
+        return .tokenRefused(endpoint: endpoint, reason: "the server cancelled the watch\(reason)")
+      }
       return .lost(endpoint: endpoint, reason: "the server cancelled the watch\(reason)")
     }
     if result.created == true {

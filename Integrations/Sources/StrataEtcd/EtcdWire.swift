@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The JSON shapes of etcd's HTTP/JSON gateway (grpc-gateway): keys and values in base64, 64-bit
 /// numbers as strings.
@@ -33,6 +37,17 @@ enum EtcdWire {
     var value: String
   }
 
+  /// A `/v3/auth/authenticate` request: a user's name and password.
+  struct AuthenticateRequest: Encodable {
+    var name: String
+    var password: String
+  }
+
+  /// The answer to an authenticate request: the token later requests carry (`Authorization`).
+  struct AuthenticateResponse: Decodable {
+    var token: String?
+  }
+
   /// A `/v3/kv/compaction` request.
   struct CompactionRequest: Encodable {
     var revision: String
@@ -52,6 +67,8 @@ enum EtcdWire {
     var key: String?
     var value: String?
     var mod_revision: Revision?
+    /// The revision that created the key (equal to `mod_revision` for a put that created it).
+    var create_revision: Revision?
   }
 
   /// The answer to a range request.
@@ -102,15 +119,16 @@ enum EtcdWire {
     var value: Value
 
     init(from decoder: any Decoder) throws {
+      // A string first: the gateway's way, and a failed decode (a thrown error) for each of 10,000
+      // keys is most of a range read's decoding.
       let container = try decoder.singleValueContainer()
-      if let number = try? container.decode(Value.self) {
-        value = number
-      } else {
-        let text = try container.decode(String.self)
+      if let text = try? container.decode(String.self) {
         guard let number = Value(text) else {
           throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a number: \(text)")
         }
         value = number
+      } else {
+        value = try container.decode(Value.self)
       }
     }
   }

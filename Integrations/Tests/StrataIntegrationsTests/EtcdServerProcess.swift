@@ -1,9 +1,16 @@
 import AsyncHTTPClient
 import Foundation
-import Glibc
 import NIOCore
 import NIOHTTP1
 import StrataEtcd
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A real etcd server for the tests: started on free loopback ports in a temporary data directory,
 /// stopped (and reaped) by ``stop()``, started again on the same ports and data by ``start()``, and
@@ -28,11 +35,28 @@ final class EtcdServerProcess: @unchecked Sendable {
   /// The skip message shown when etcd is absent.
   static let absence = "etcd is not installed (apt-get install etcd-server); the etcd tests are skipped"
 
-  /// `http://127.0.0.1:PORT`.
+  /// TLS on the client URL: the server's certificate and key from a test authority, which also
+  /// signs the client certificates it asks for when `requiresClientCertificate` (`--trusted-ca-file`
+  /// and `--client-cert-auth`).
+  struct TLS {
+    var certificates: EtcdTestCertificates
+    var requiresClientCertificate: Bool
+  }
+
+  /// `http://127.0.0.1:PORT` (`https://` with TLS).
   let endpoint: String
-  /// A client for the tests' own puts, deletes and compactions.
+  /// The client URL's TLS (`nil`: plain HTTP).
+  let tls: TLS?
+  /// More options for etcd (`--auth-token-ttl 1`).
+  let arguments: [String]
+  /// The user the tests' own requests authenticate as, once authentication is on.
+  private(set) var credentials: EtcdCredentials?
+  /// A client for the tests' own puts, deletes and compactions (the root user once authentication is
+  /// on; the test authority's client certificate with TLS).
   var connection: EtcdConnection {
-    EtcdConnection(client: .shared, endpoint: endpoint, requestTimeout: .seconds(10))
+    EtcdConnection(
+      client: .shared, endpoint: endpoint, requestTimeout: .seconds(10), credentials: credentials,
+      tls: tls?.certificates.clientTLS)
   }
   let clientPort: Int
   let peerPort: Int
@@ -50,12 +74,15 @@ final class EtcdServerProcess: @unchecked Sendable {
 
   /// Picks free ports and makes a temporary directory (in memory, under `/dev/shm`, when `inMemory`:
   /// etcd's commits then skip the disk's fsync); does not start the server.
-  init(inMemory: Bool = false, name: String = "strata-test") throws {
+  init(inMemory: Bool = false, name: String = "strata-test", tls: TLS? = nil, arguments: [String] = []) throws
+  {
     clientPort = try Self.freePort()
     peerPort = try Self.freePort()
     self.name = name
+    self.tls = tls
+    self.arguments = arguments
     initialCluster = "\(name)=http://127.0.0.1:\(peerPort)"
-    endpoint = "http://127.0.0.1:\(clientPort)"
+    endpoint = "\(tls == nil ? "http" : "https")://127.0.0.1:\(clientPort)"
     let base = inMemory && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
     var template = Array("\(base)/strata-etcd-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { throw EtcdServerError("mkdtemp failed") }
@@ -100,6 +127,16 @@ final class EtcdServerProcess: @unchecked Sendable {
       "--listen-peer-urls", peerURL, "--initial-advertise-peer-urls", peerURL,
       "--initial-cluster", initialCluster, "--initial-cluster-token", clusterToken, "--log-level", "error",
     ]
+    if let tls {
+      process.arguments! += [
+        "--cert-file", tls.certificates.serverCertificate, "--key-file", tls.certificates.serverKey,
+      ]
+      // etcd asks every client for a certificate once it has a CA to check them against.
+      if tls.requiresClientCertificate {
+        process.arguments! += ["--trusted-ca-file", tls.certificates.ca, "--client-cert-auth"]
+      }
+    }
+    process.arguments! += arguments
     let log = directory + "/etcd.log"
     guard FileManager.default.createFile(atPath: log, contents: nil) else {
       throw EtcdServerError("cannot create \(log)")
@@ -175,14 +212,55 @@ final class EtcdServerProcess: @unchecked Sendable {
 
   /// Whether the server answers a range request now.
   private func isReady() async -> Bool {
-    var request = HTTPClientRequest(url: endpoint + "/v3/kv/range")
-    request.method = .POST
-    request.body = .bytes(ByteBuffer(string: #"{"key":"AA=="}"#))
-    guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)) else {
-      return false
+    let probe = EtcdConnection(
+      client: .shared, endpoint: endpoint, requestTimeout: .seconds(2), credentials: credentials,
+      tls: tls?.certificates.clientTLS)
+    return (try? await probe.range(prefix: [0])) != nil
+  }
+
+  /// Turns authentication on (over plain HTTP): a `root` user, and a user `app` with `appPassword`
+  /// that may read the keys below `readablePrefix` and nothing else. The tests' own requests
+  /// authenticate as `root` from then on.
+  func enableAuthentication(readablePrefix: String, appPassword: String) async throws {
+    let rootPassword = "root-password-2b9c"
+    let prefix = Array(readablePrefix.utf8)
+    let (key, end) = (Data(prefix).base64EncodedString(), Data(prefixEnd(prefix)).base64EncodedString())
+    for (path, body) in [
+      ("role/add", #"{"name":"root"}"#),
+      ("user/add", #"{"name":"root","password":"\#(rootPassword)"}"#),
+      ("user/grant", #"{"user":"root","role":"root"}"#),
+      ("role/add", #"{"name":"reader"}"#),
+      (
+        "role/grant",
+        #"{"name":"reader","perm":{"permType":"READ","key":"\#(key)","range_end":"\#(end)"}}"#
+      ),
+      ("user/add", #"{"name":"app","password":"\#(appPassword)"}"#),
+      ("user/grant", #"{"user":"app","role":"reader"}"#),
+      ("enable", "{}"),
+    ] {
+      var request = HTTPClientRequest(url: endpoint + "/v3/auth/" + path)
+      request.method = .POST
+      request.body = .bytes(ByteBuffer(string: body))
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+      let answer = try await response.body.collect(upTo: 1 << 20)
+      guard response.status == .ok else {
+        throw EtcdServerError("auth/\(path): HTTP \(response.status.code): \(String(buffer: answer))")
+      }
     }
-    _ = try? await response.body.collect(upTo: 1 << 20)
-    return response.status == .ok
+    credentials = EtcdCredentials(user: "root", password: rootPassword)
+  }
+
+  /// The key just after every key that starts with `prefix` (etcd's range end of a prefix).
+  private func prefixEnd(_ prefix: [UInt8]) -> [UInt8] {
+    var end = prefix
+    while let last = end.last {
+      if last < 0xFF {
+        end[end.count - 1] = last + 1
+        return end
+      }
+      end.removeLast()
+    }
+    return [0]
   }
 
   private func logTail() -> String {

@@ -33,6 +33,19 @@ enum IntegrationSnippets {
     // snippet: end
   }
 
+  static func etcdTLS(password: String) -> EtcdLayer {
+    // snippet: EtcdTLS
+    let etcd = EtcdLayer(
+      endpoints: ["https://10.0.0.5:2379", "https://10.0.0.6:2379", "https://10.0.0.7:2379"],
+      prefix: "/config/myapp/",
+      credentials: EtcdCredentials(user: "myapp", password: password),
+      tls: EtcdTLS(
+        caFile: "/etc/myapp/etcd-ca.pem",
+        certificateFile: "/etc/myapp/etcd-client.pem", keyFile: "/etc/myapp/etcd-client-key.pem"))
+    // snippet: end
+    return etcd
+  }
+
   static func etcdCatalog() {
     // snippet: etcd-overview
     let etcd = EtcdLayer(endpoints: ["http://10.0.0.5:2379"], prefix: "/config/myapp/", valueFormat: .string)
