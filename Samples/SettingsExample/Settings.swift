@@ -1,5 +1,10 @@
-import FoundationEssentials
 import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How much the demo server logs.
 enum LogLevel: String, Codable, Sendable {

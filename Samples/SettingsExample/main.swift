@@ -1,5 +1,10 @@
-import FoundationEssentials
 import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // The C library, whichever this system has (a program's own chain: Strata's platform layer is not
 // part of its API).

@@ -1,4 +1,8 @@
-public import FoundationEssentials
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// A node of a configuration tree: a scalar, an array or a table, with the ``Origin`` it was read from.
 ///

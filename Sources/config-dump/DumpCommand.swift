@@ -1,6 +1,11 @@
-import FoundationEssentials
 import Strata
 import StrataPlatform
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Loads what the arguments name and prints it; returns the exit status.
 struct DumpCommand {

@@ -1,6 +1,11 @@
-import FoundationEssentials
 import Strata
 import StrataPlatform
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The exit statuses `--help` documents.
 enum ExitStatus: Int32 {

@@ -1,5 +1,5 @@
 // snippet: required
-import FoundationEssentials  // URL
+import Foundation  // URL
 import Strata
 
 final class DatabaseSettings: SettingsGroup, @unchecked Sendable {

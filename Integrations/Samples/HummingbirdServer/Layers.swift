@@ -1,6 +1,11 @@
-import FoundationEssentials
 import Strata
 import StrataEtcd
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The store: the standard layers of the app `hbserver` (vendor and system files with their drop-ins,
 /// the user's file, `HBSERVER_*` variables), read under `root` when one is given; with an etcd endpoint,

@@ -1,5 +1,4 @@
 import Configuration
-import FoundationEssentials
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -8,6 +7,12 @@ import StrataConfiguration
 import StrataLogging
 import StrataServiceLifecycle
 import UnixSignals
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // A Hummingbird 2 server configured by Strata: typed groups over layered files and the environment,
 // live reload, its own host and port through swift-configuration, logging through swift-log. See

@@ -1,6 +1,11 @@
 import Configuration
-import FoundationEssentials
 import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Strata values as swift-configuration contents, converted the way Strata converts a setting's value.
 enum ConfigConversion {

@@ -1,5 +1,10 @@
-import FoundationEssentials
 import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A declared setting's running value read back as a tree, so that a snapshot can hold it: scalars as
 /// text (Strata converts text to any scalar type the way it converted the file's), bytes as bytes,

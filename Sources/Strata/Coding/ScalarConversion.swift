@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads leaf values against the type the program declared, accepting the text forms that INI files and
 /// environment variables produce wherever the reading is unambiguous.

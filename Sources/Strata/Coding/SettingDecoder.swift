@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Decodes Swift values from a ``SettingValue`` tree, converting each node against the declared type.
 ///

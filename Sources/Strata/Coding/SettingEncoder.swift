@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Encodes Swift values as readable ``SettingValue`` trees, the inverse of ``SettingDecoder``.
 ///

@@ -1,4 +1,8 @@
-public import FoundationEssentials
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// The `PREFIX_*` environment variables, as a layer.
 ///

@@ -1,4 +1,8 @@
-public import FoundationEssentials
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// The standard places an app's configuration lives on Linux, lowest first.
 ///

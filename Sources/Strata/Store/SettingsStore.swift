@@ -1,5 +1,10 @@
-public import FoundationEssentials
 public import Synchronization
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
 
 /// The hub: owns the layers, the current ``Snapshot``, the registered settings, and writes.
 ///

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// ISO 8601 text for dates, in the proleptic Gregorian calendar that ISO 8601 and property lists use.
 ///

@@ -1,7 +1,12 @@
-import FoundationEssentials
 import Testing
 
 @testable import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A type the program does not own: not Codable, no raw value.
 struct HostPort: Sendable, Equatable {

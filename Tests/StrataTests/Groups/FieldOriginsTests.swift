@@ -1,7 +1,12 @@
-import FoundationEssentials
 import Testing
 
 @testable import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A struct's origins per field, and hidden values that describe themselves.
 @Suite struct FieldOriginsTests {

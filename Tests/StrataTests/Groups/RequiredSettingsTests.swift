@@ -1,7 +1,12 @@
-import FoundationEssentials
 import Testing
 
 @testable import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 enum DatabaseKind: String, Codable, Sendable {
   case postgres, sqlite

@@ -1,8 +1,13 @@
-import FoundationEssentials
 import StrataPlatform
 import Testing
 
 @testable import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `cannot open: Permission denied` names this process's uid, the owner and mode of what is in the
 /// way, and the fix. As root nothing is denied, so the tests then run `config-dump` as `nobody`

@@ -1,7 +1,12 @@
-import FoundationEssentials
 import Testing
 
 @testable import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Environment variables and command-line options set one field of a `Codable` struct setting
 /// (`APP_HTTP_TLS_ENABLED`, `--http.tls.enabled`), learnt from the struct's default when it is declared.

@@ -3,6 +3,13 @@ import Testing
 
 @testable import Strata
 
+/// `sed`'s in-place option: GNU sed takes `-i` alone, BSD sed (Darwin) an empty backup suffix after it.
+#if os(Linux)
+  private let sedInPlace = "-i"
+#else
+  private let sedInPlace = "-i ''"
+#endif
+
 /// Each real-world way of editing a file, against a running store: the typed stream must deliver the
 /// new value (within a deadline), and tool temp files must never be loaded.
 @Suite(.serialized) struct WatchScenarioTests {
@@ -21,7 +28,7 @@ import Testing
         try await shell("printf '[app]\\nvalue = edited\\n' > \(d)/elsewhere && mv \(d)/elsewhere \(f)")
       }
     ),
-    ("sed -i", { _, f in try await shell("sed -i 's/start/edited/' \(f)") }),
+    ("sed -i", { _, f in try await shell("sed \(sedInPlace) 's/start/edited/' \(f)") }),
     ("vim", { _, f in try await shell("vim -u NONE -i NONE -es -c '%s/start/edited/' -c 'wq' \(f)") }),
     (
       "vim backupcopy=yes",

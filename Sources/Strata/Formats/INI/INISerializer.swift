@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes a tree as INI: top-level scalars first, then one `[a.b]` section per table, in table order.
 ///

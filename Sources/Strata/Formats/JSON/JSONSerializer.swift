@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes a tree as pretty-printed JSON: two-space indent, keys in table order, a newline at the end.
 ///

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The bytes of a binary property list (`bplist00`), its trailer, and the decoding of single objects:
 /// everything a parse reads and never changes.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes binary property lists (`bplist00`): objects, then the offset table, then the 32-byte trailer.
 struct BinaryPropertyListSerializer {

@@ -1,5 +1,10 @@
-import FoundationEssentials
 import StrataPlatform
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The elements of an XML property list.
 enum PropertyListElement: Sendable {

@@ -1,5 +1,10 @@
-import FoundationEssentials
 import StrataPlatform
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The byte-level XML reading under ``XMLPropertyListParser``: markup, text content, positions.
 extension XMLPropertyListParser {

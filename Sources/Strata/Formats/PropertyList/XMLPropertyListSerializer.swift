@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes XML property lists as Apple's tools do: tab indentation, the DOCTYPE, `<plist version="1.0">`.
 struct XMLPropertyListSerializer {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension TOMLParser {
   /// A date or time at `pos`, or `nil` (nothing consumed) when the digits there start a number.

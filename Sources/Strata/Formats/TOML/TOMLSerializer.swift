@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes a tree as TOML: a table's scalars and arrays as `key = value` lines, then each table under a
 /// `[header]` and each array of tables as `[[header]]` elements.

@@ -1,7 +1,12 @@
-import FoundationEssentials
 import Testing
 
 @testable import Strata
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 final class MissingEqualsHTTPSettings: SettingsGroup, @unchecked Sendable {
   override class var section: String { "http" }
