@@ -82,6 +82,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
       ],
       swiftSettings: swiftSettings),
     // A Hummingbird 2 server configured by Strata.

@@ -172,6 +172,9 @@ public struct EtcdLayer: Layer {
   /// How many authentication tokens the layer has asked etcd for (for tests).
   package var authentications: Int { connection.authentications }
 
+  /// What the layer knows of etcd now: its watch, the revision of its keys, when etcd last answered.
+  public var status: EtcdStatus { state.status(authentications: connection.authentications) }
+
   /// The revision the layer's keys reflect (0: none read yet).
   package var revision: Int { state.revision }
 }

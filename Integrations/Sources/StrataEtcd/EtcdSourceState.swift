@@ -27,6 +27,12 @@ final class EtcdSourceState: Sendable {
     /// counted through the watch's creations and deletions).
     var keyCount = 0
     var revision = 0
+    /// The newest revision an answer of etcd carried.
+    var serverRevision = 0
+    /// When etcd last showed that the keys are current (`nil`: never).
+    var lastContact: ContinuousClock.Instant?
+    /// The member the open watch is on (`nil`: none).
+    var member: String?
     /// The cluster the keys were read from (0: none, or not said).
     var cluster: UInt64 = 0
     /// A reset of etcd's data (another cluster, a revision gone back, a prefix emptied at once) that a
@@ -60,6 +66,12 @@ final class EtcdSourceState: Sendable {
       contents = LayerContents(
         documents: lastDocuments, diagnostics: valueDiagnostics + [Diagnostic(.error, error)])
       return contents
+    }
+
+    /// etcd answered now, at `serverRevision` (0: not said).
+    mutating func contact(serverRevision: Int) {
+      lastContact = .now
+      self.serverRevision = max(self.serverRevision, serverRevision)
     }
 
     /// Replaces the keys with a whole read (applied at the next rebuild).
@@ -134,6 +146,7 @@ final class EtcdSourceState: Sendable {
       state.signalPending = false
       state.failurePending = false
       state.watchStatus.reads += 1
+      state.contact(serverRevision: header.revision)
       let trusted = state.reset == nil ? state.watchCovers : nil
       let held = EtcdReset.Held(cluster: state.cluster, revision: state.revision, keys: state.keyCount)
       if !followsReset,
@@ -212,6 +225,8 @@ final class EtcdSourceState: Sendable {
       state.signalPending = true
       state.watchStatus.isConnected = true
       state.watchStatus.connections += 1
+      state.member = endpoint
+      state.contact(serverRevision: header.revision)
       state.watchStatus.startRevisions.append(start)
       state.watchStatus.members.append(endpoint)
       return true
@@ -311,6 +326,26 @@ final class EtcdSourceState: Sendable {
     values.withLock { state in
       state.watchCovers = nil
       state.watchStatus.isConnected = false
+      state.member = nil
+    }
+  }
+
+  /// etcd answered the watch (a message whose header says `serverRevision`; 0: not said) or its
+  /// check: while the watch is open, the keys are current.
+  func contact(serverRevision: Int) {
+    values.withLock { state in
+      if state.watchStatus.isConnected { state.contact(serverRevision: serverRevision) }
+    }
+  }
+
+  /// What the layer knows of etcd now, with `authentications` tokens asked for.
+  func status(authentications: Int) -> EtcdStatus {
+    values.withLock { state in
+      EtcdStatus(
+        isWatching: state.watchStatus.isConnected, member: state.member, revision: state.revision,
+        serverRevision: state.serverRevision, lastContact: state.lastContact, reads: state.watchStatus.reads,
+        watchesOpened: state.watchStatus.connections, compactions: state.watchStatus.compactions,
+        authentications: authentications)
     }
   }
 

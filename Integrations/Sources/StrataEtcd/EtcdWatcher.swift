@@ -108,6 +108,7 @@ struct EtcdWatcher: Sendable {
       }
       do {
         try await connection.check(prefix: prefix, at: endpoint, timeout: connection.requestTimeout)
+        state.contact(serverRevision: 0)
       } catch {
         if Task.isCancelled { return nil }
         return .lost(
@@ -174,6 +175,9 @@ struct EtcdWatcher: Sendable {
   func handle(_ message: EtcdWire.WatchMessage, start: Int?, endpoint: String) throws -> Outcome? {
     guard let result = message.result else {
       return .lost(endpoint: endpoint, reason: message.error?.message ?? "the watch failed")
+    }
+    if result.created != true && result.canceled != true {
+      state.contact(serverRevision: result.header?.revision?.value ?? 0)
     }
     if let compacted = result.compact_revision?.value, compacted > 0 {
       state.compacted()

@@ -46,6 +46,13 @@ enum IntegrationSnippets {
     return etcd
   }
 
+  static func etcdMetrics(etcd: EtcdLayer) {
+    // snippet: EtcdMetrics
+    let metrics = EtcdMetrics(layer: etcd)  // to MetricsSystem.factory
+    Task { await metrics.run() }  // a sample every second until cancelled
+    // snippet: end
+  }
+
   static func etcdCatalog() {
     // snippet: etcd-overview
     let etcd = EtcdLayer(endpoints: ["http://10.0.0.5:2379"], prefix: "/config/myapp/", valueFormat: .string)
