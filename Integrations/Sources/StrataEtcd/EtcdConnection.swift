@@ -92,14 +92,7 @@ package struct EtcdConnection: Sendable {
   package func range(prefix: [UInt8]) async throws -> (header: Header, entries: [Entry]) {
     let body = EtcdWire.RangeRequest(
       key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)))
-    let response = try decode(EtcdWire.RangeResponse.self, from: try await post("/v3/kv/range", body))
-    let entries = try (response.kvs ?? []).map { kv in
-      guard let key = EtcdWire.bytes(base64: kv.key), let value = EtcdWire.bytes(base64: kv.value) else {
-        throw Failure(description: "the server sent a key or value that is not base64")
-      }
-      return Entry(key: key, value: value, modRevision: kv.mod_revision?.value ?? 0)
-    }
-    return (Header(response.header), entries)
+    return try EtcdRangeReader.read(try await post("/v3/kv/range", body))
   }
 
   /// Asks the member at `endpoint` how many keys start with `prefix` (a small linearizable read, which
