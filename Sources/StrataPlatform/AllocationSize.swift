@@ -1,11 +1,11 @@
 /// What the allocator really gave a block, for footprint tests.
-public enum AllocationSize {
+package enum AllocationSize {
   /// The usable bytes of the heap block at `pointer` (at least what was asked for); `nil` where the
   /// C library has no such call.
   ///
   /// glibc, Bionic and musl have `malloc_usable_size` (`<malloc.h>`, which their Swift modules do not
   /// import: looked up at run time); Darwin has `malloc_size` (`<malloc/malloc.h>`).
-  public static func of(_ pointer: UnsafeRawPointer) -> Int? {
+  package static func of(_ pointer: UnsafeRawPointer) -> Int? {
     #if canImport(Darwin)
       return malloc_size(pointer)
     #elseif canImport(Glibc) || canImport(Musl) || canImport(Android)

@@ -1,13 +1,13 @@
 /// A pipe whose two ends are closed on `exec`, so that no child spawned meanwhile by another thread
 /// inherits them.
-public enum CloseOnExecPipe {
+package enum CloseOnExecPipe {
   /// Opens a pipe into `fds` (`[0]` reads, `[1]` writes); 0, or -1 with `errno` set.
   ///
   /// glibc, Bionic and musl have `pipe2(fds, O_CLOEXEC)` (`<unistd.h>`), atomic; the Glibc module does
   /// not import it (a GNU extension), so it is looked up at run time. Darwin has no `pipe2`: `pipe`
   /// (`<unistd.h>`), then `fcntl(F_SETFD, FD_CLOEXEC)` (`<fcntl.h>`) on each end, which a fork in
   /// another thread between the two calls can still inherit.
-  public static func open(_ fds: UnsafeMutablePointer<CInt>) -> CInt {
+  package static func open(_ fds: UnsafeMutablePointer<CInt>) -> CInt {
     #if !canImport(Darwin)
       typealias Pipe2 = @convention(c) (UnsafeMutablePointer<CInt>, CInt) -> CInt
       if let symbol = DynamicSymbol.address(of: "pipe2") {

@@ -23,7 +23,7 @@ extension EtcdTests {
   /// watch must resume on a survivor from the revision after the keys', without a read, and a write
   /// the survivors acknowledge must reach the layer within 10 s. Returns the figures as a phrase.
   func leaderFails(
-    _ prefix: String, within: Duration, _ fail: (EtcdServerProcess) -> Void
+    _ prefix: String, within: Duration, _ fail: (EtcdServerProcess) async -> Void
   ) async throws -> String {
     let cluster = try await EtcdClusterProcess.started()
     defer { cluster.shutdown() }
@@ -42,7 +42,7 @@ extension EtcdTests {
 
     // The leader fails; a client of the survivors writes as soon as they have a new leader.
     let failed = ContinuousClock.now
-    fail(cluster.members[leader])
+    await fail(cluster.members[leader])
     let writer = cluster.connection(to: survivors, requestTimeout: .seconds(2))
     let acknowledged = Task { () -> ContinuousClock.Instant? in
       while ContinuousClock.now < failed + .seconds(60) && !Task.isCancelled {
@@ -78,7 +78,9 @@ extension EtcdTests {
   }
 
   @Test func aKilledLeaderIsLeftForTheSurvivorsAndTheWatchResumesThereWithoutARead() async throws {
-    let figures = try await leaderFails(etcdTestPrefix("leader-killed"), within: .seconds(60)) { $0.crash() }
+    let figures = try await leaderFails(etcdTestPrefix("leader-killed"), within: .seconds(60)) {
+      await $0.crash()
+    }
     print("etcd leader killed (SIGKILL): \(figures)")
   }
 
@@ -105,7 +107,7 @@ extension EtcdTests {
     let reads = layer.watchStatus.reads
 
     let lost = ContinuousClock.now
-    for index in killed { cluster.members[index].crash() }
+    for index in killed { await cluster.members[index].crash() }
     // checkInterval (3 s) + requestTimeout (5 s), and 4 s for a busy machine.
     #expect(
       await etcdEventually(timeout: .seconds(12)) {

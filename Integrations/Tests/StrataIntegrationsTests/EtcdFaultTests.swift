@@ -74,7 +74,7 @@ extension EtcdTests {
     let failuresBefore = running.failures.count
     let recoveriesBefore = running.recoveries.count
     let stopped = ContinuousClock.now
-    server.stop()
+    await server.stop()
     #expect(
       await etcdEventually {
         running.failures.dropFirst(failuresBefore).contains { $0.path == "etcd:\(prefix)" }

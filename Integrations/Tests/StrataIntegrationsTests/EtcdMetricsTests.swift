@@ -42,7 +42,7 @@ extension EtcdTests {
     #expect(try #require(try gauge("seconds_since_contact")) < 30)
 
     // etcd stops: the watch is gone, and the time since the last contact grows.
-    server.stop()
+    await server.stop()
     #expect(await etcdEventually { !layer.status.isWatching })
     let lastContact = try #require(layer.status.lastContact)
     #expect(await etcdEventually { ContinuousClock.now - lastContact > .milliseconds(500) })

@@ -16,7 +16,7 @@ extension EtcdTests {
     defer { running.cancel() }
 
     // The server comes back as a new cluster (wiped, another token: another id), with another value.
-    server.stop()
+    await server.stop()
     try server.wipeData()
     server.clusterToken = "strata-new-cluster"
     let restarted = ContinuousClock.now
@@ -55,7 +55,7 @@ extension EtcdTests {
     defer { running.cancel() }
 
     // Wiped, same token and member: the same cluster id, and the revision went back.
-    server.stop()
+    await server.stop()
     try server.wipeData()
     try await server.start()
     let now = try await etcd.put(prefix + "server/port", "9090")
@@ -81,7 +81,7 @@ extension EtcdTests {
     let (layer, running, settings) = (followed.layer, followed.running, followed.settings)
     defer { running.cancel() }
 
-    server.stop()
+    await server.stop()
     try server.wipeData()
     server.clusterToken = "strata-followed"
     try await server.start()
@@ -110,13 +110,13 @@ extension EtcdTests {
     #expect(settings.port == 8080)
 
     // The home cluster goes away: the other answers, and is refused.
-    home.stop()
+    await home.stop()
     #expect(await etcdEventually { running.failures.contains { $0.code == .invalidValue } })
     #expect(settings.port == 8080)
     // The home cluster answers again (and the other goes away): its values are taken, the error clears.
     try await home.start()
     try await home.connection.put(prefix + "server/port", "8181")
-    other.stop()
+    await other.stop()
     #expect(await etcdEventually { settings.port == 8181 })
     #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
     await running.stop()

@@ -39,7 +39,7 @@ extension EtcdTests {
 
     // A restarted member has forgotten every token: the layer asks for a new one, and says nothing
     // of it (the restart itself is a failed event, then a recovery).
-    server.stop()
+    await server.stop()
     try await server.start()
     try await server.connection.put(prefix + "server/port", "3")
     #expect(await etcdEventually { settings.port == 3 })

@@ -71,6 +71,8 @@ final class EtcdServerProcess: @unchecked Sendable {
   /// same token and members make the same id again).
   var clusterToken = "etcd-cluster"
   private var process: Process?
+  /// The end of `process`, awaited by ``stop()`` and ``crash()``.
+  private var exit: ProcessExit?
 
   /// Picks free ports and makes a temporary directory (in memory, under `/dev/shm`, when `inMemory`:
   /// etcd's commits then skip the disk's fsync); does not start the server.
@@ -145,8 +147,11 @@ final class EtcdServerProcess: @unchecked Sendable {
     handle.seekToEndOfFile()
     process.standardOutput = handle
     process.standardError = handle
+    let exit = ProcessExit()
+    process.terminationHandler = { _ in exit.finish() }
     try process.run()
     self.process = process
+    self.exit = exit
   }
 
   /// Waits (up to `timeout`) until the launched server answers a (linearizable) range request: it
@@ -162,7 +167,7 @@ final class EtcdServerProcess: @unchecked Sendable {
       if await isReady() { return }
       try await Task.sleep(for: .milliseconds(50))
     }
-    stop()
+    await stop()
     throw EtcdServerError("etcd did not answer within \(timeout): \(logTail())")
   }
 
@@ -176,26 +181,24 @@ final class EtcdServerProcess: @unchecked Sendable {
     if let process { kill(process.processIdentifier, SIGCONT) }
   }
 
-  /// Kills the server at once (SIGKILL, as a crash or a power loss) and reaps it; the data stay.
-  func crash() {
-    guard let process else { return }
+  /// Kills the server at once (SIGKILL, as a crash or a power loss) and waits until it is reaped; the
+  /// data stay.
+  func crash() async {
+    guard let process, let exit else { return }
     self.process = nil
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    await exit.wait()
   }
 
-  /// Stops the server (SIGTERM, then SIGKILL after 10 s) and reaps it; the data stay.
-  func stop() {
-    guard let process else { return }
+  /// Stops the server (SIGTERM, then SIGKILL after 10 s) and waits until it is reaped; the data stay.
+  func stop() async {
+    guard let process, let exit else { return }
     self.process = nil
-    if process.isRunning {
-      kill(process.processIdentifier, SIGCONT)  // a frozen server must run to handle SIGTERM
-      kill(process.processIdentifier, SIGTERM)
-      let deadline = ContinuousClock.now + .seconds(10)
-      while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-    process.waitUntilExit()
+    guard process.isRunning else { return await exit.wait() }
+    kill(process.processIdentifier, SIGCONT)  // a frozen server must run to handle SIGTERM
+    kill(process.processIdentifier, SIGTERM)
+    if await !exit.wait(timeout: .seconds(10)) { kill(process.processIdentifier, SIGKILL) }
+    await exit.wait()
   }
 
   /// Removes the server's data (it must be stopped): the next start is a new, empty cluster.
@@ -204,9 +207,14 @@ final class EtcdServerProcess: @unchecked Sendable {
     try FileManager.default.removeItem(atPath: directory + "/data")
   }
 
-  /// Stops the server and removes its directory.
+  /// Kills the server (Foundation reaps it; nothing waits here, so `defer` and `deinit` can call it)
+  /// and removes its directory.
   func shutdown() {
-    stop()
+    if let process, process.isRunning {
+      kill(process.processIdentifier, SIGCONT)
+      kill(process.processIdentifier, SIGKILL)
+    }
+    process = nil
     try? FileManager.default.removeItem(atPath: directory)
   }
 

@@ -12,7 +12,7 @@ extension EtcdTests {
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, _) = try HummingbirdServerTests.makeRoot(in: dir)
       let server = try HummingbirdServerProcess(arguments: ["--root", root, "--etcd", etcdServer.endpoint])
-      defer { server.stop() }
+      defer { server.killNow() }
       let base = try await HummingbirdServerTests.waitForServer(server)
       #expect(try await HummingbirdServerTests.get(base + "/").body == "Hello, world!\n")
 

@@ -5,6 +5,7 @@ import Synchronization
 final class HummingbirdServerProcess: Sendable {
   private let process: Process
   private let output = Output()
+  private let exit = ProcessExit()
 
   /// What the process printed, appended from the pipe's reader.
   private final class Output: Sendable {
@@ -25,12 +26,13 @@ final class HummingbirdServerProcess: Sendable {
       let data = handle.availableData
       output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
     }
+    process.terminationHandler = { [exit] _ in exit.finish() }
     try process.run()
     self.process = process
   }
 
   deinit {
-    stop()
+    killNow()
   }
 
   /// The built binary, next to the test bundle.
@@ -53,20 +55,23 @@ final class HummingbirdServerProcess: Sendable {
     if process.isRunning { kill(process.processIdentifier, signal) }
   }
 
-  /// Waits up to `seconds` for it to exit; its status, or `nil` (then it is killed).
+  /// Waits up to `seconds` for it to exit; its status, or `nil` (then it is killed and reaped).
   func finish(within seconds: Double) async -> Int32? {
-    let ended = await SvcFixtures.waitUntil(within: seconds) { !process.isRunning }
-    guard ended else {
-      stop()
+    guard await exit.wait(timeout: .milliseconds(Int(seconds * 1000))) else {
+      await stop()
       return nil
     }
-    process.waitUntilExit()
     return process.terminationStatus
   }
 
-  /// Kills it and reaps it.
-  func stop() {
+  /// Kills it and waits until it is reaped.
+  func stop() async {
+    killNow()
+    await exit.wait()
+  }
+
+  /// Kills it (Foundation reaps it; nothing waits here, so `defer` and `deinit` can call it).
+  func killNow() {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
   }
 }

@@ -61,7 +61,7 @@ import Testing
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, ini) = try Self.makeRoot(in: dir)
       let server = try HummingbirdServerProcess(arguments: ["--root", root])
-      defer { server.stop() }
+      defer { server.killNow() }
       let base = try await Self.waitForServer(server)
       #expect(try await Self.get(base + "/").body == "Hello, world!\n")
 
@@ -113,7 +113,7 @@ import Testing
       let (root, ini) = try Self.makeRoot(in: dir)
       let server = try HummingbirdServerProcess(
         arguments: ["--root", root], environment: ["HBSERVER_GREETING_MESSAGE": "Hi"])
-      defer { server.stop() }
+      defer { server.killNow() }
       let base = try await Self.waitForServer(server)
       #expect(try await Self.get(base + "/").body == "Hi, world!\n")  // the environment over the files
       let message = try await Self.config(base).settings["greeting.message"]
