@@ -49,12 +49,15 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
       began = ContinuousClock.now
       await store.reload()
       print("a reload: \(ms(ContinuousClock.now - began)), \(store.snapshot.keys.count) keys")
-      let running = SettingsStore(layers: [EtcdLayer(endpoints: [endpoint], prefix: prefix)])
+      let runningLayer = EtcdLayer(endpoints: [endpoint], prefix: prefix)
+      let running = SettingsStore(layers: [runningLayer])
       let ready = Mutex<ContinuousClock.Instant?>(nil)
       began = ContinuousClock.now
       let task = Task { await running.run(onReady: { ready.withLock { $0 = .now } }) }
       while ready.withLock({ $0 }) == nil { try await Task.sleep(for: .microseconds(100)) }
-      print("a running store's start-up: \(ms(ready.withLock { $0 }! - began))")
+      print(
+        "a running store's start-up: \(ms(ready.withLock { $0 }! - began)) "
+          + "(whole reads of the prefix: \(runningLayer.watchStatus.reads))")
       task.cancel()
       await task.value
       return
@@ -74,6 +77,11 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
       }
       let (read, startUp) = try await startUps(server, etcdctl: etcdctl, runs: 7)
       print(row("start-up, median of 7", ms(read), ms(startUp), ratio(startUp, read)))
+      if let curl = which("curl") {
+        // The floor of any client of the HTTP/JSON gateway: etcd's own time to answer the range.
+        let gateway = try await gatewayRange(server, curl: curl, runs: 7)
+        print(row("  the gateway's range alone (curl)", ms(gateway), "", ratio(gateway, read)))
+      }
       let (range, fetch) = try await startUpParts(server, runs: 7)
       print(row("  of which: the range read", "", ms(range), ""))
       print(row("  of which: the layer's fetch", "", ms(fetch), ""))
@@ -188,6 +196,26 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
       startUps.append(at - started)
     }
     return (percentile(reads, 0.5), percentile(startUps, 0.5))
+  }
+
+  /// The median time of `curl` posting the prefix's range request to the gateway, its answer to
+  /// /dev/null: what etcd itself takes to answer a client of the HTTP/JSON gateway.
+  static func gatewayRange(_ server: BenchServer, curl: String, runs: Int) async throws -> Duration {
+    let bytes = Array(prefix.utf8)  // ends with "/": the range ends where "/" + 1 ("0") begins
+    let end = bytes.dropLast() + [bytes.last! + 1]
+    let body =
+      #"{"key":"\#(Data(bytes).base64EncodedString())","range_end":"\#(Data(end).base64EncodedString())"}"#
+    var times: [Duration] = []
+    for _ in 0..<runs {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: curl)
+      process.arguments = ["-s", "-o", "/dev/null", "-d", body, server.endpoint + "/v3/kv/range"]
+      let began = ContinuousClock.now
+      try process.run()
+      process.waitUntilExit()
+      times.append(ContinuousClock.now - began)
+    }
+    return percentile(times, 0.5)
   }
 
   /// The median time of the range read alone (the request and its JSON and base64 decoding), and of
