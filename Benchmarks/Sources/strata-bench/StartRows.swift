@@ -6,7 +6,8 @@ import Glibc
 /// release build (17 shared libraries to load and relocate).
 func startRows(_ options: Options) -> [Row] {
   let name = "7. `config-dump --key a.b FILE` vs `git config --file FILE --get a.b`"
-  guard let git = ["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first(where: { access($0, X_OK) == 0 })
+  let gits: [String] = ["/usr/bin/git", "/usr/local/bin/git", "/bin/git"]
+  guard let git = gits.first(where: { access($0, X_OK) == 0 })
   else {
     return [Row(name: name, ours: "—", theirs: "git not installed", ratio: "—", target: "—", met: "—")]
   }

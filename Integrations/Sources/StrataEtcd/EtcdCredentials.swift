@@ -7,7 +7,7 @@
 ///
 /// The user needs read permission on the layer's prefix
 /// (`etcdctl role grant-permission ROLE --prefix=true read /config/myapp/`).
-public struct EtcdCredentials: Sendable, Hashable, CustomStringConvertible {
+public struct EtcdCredentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
   /// The user's name.
   public var user: String
   /// The user's password.
@@ -19,6 +19,9 @@ public struct EtcdCredentials: Sendable, Hashable, CustomStringConvertible {
     self.password = password
   }
 
-  /// `user NAME` (the password is never shown).
+  /// `user 'NAME'` (the password is never shown).
   public var description: String { "user '\(user)'" }
+
+  /// The user, and the password redacted (what `dump` shows).
+  public var customMirror: Mirror { Mirror(self, children: ["user": user, "password": "<redacted>"]) }
 }

@@ -87,6 +87,10 @@ extension EtcdTests {
     #expect(refused.message.contains("user 'app'"))
     #expect(refused.message.contains("authentication failed"))
     #expect(!refused.message.contains(wrong.password))
+    var dumped = ""
+    dump(wrong, to: &dumped)
+    #expect(!dumped.contains(wrong.password) && !"\(wrong)".contains(wrong.password))
+    #expect(!String(reflecting: wrong).contains(wrong.password))
 
     let anonymous = try #require(await fetchError(EtcdLayer(endpoints: [server.endpoint], prefix: prefix)))
     #expect(anonymous.message.contains("user name is empty"))
