@@ -31,7 +31,7 @@ import Testing
         let failed = ContinuousClock.now
         let contents = await layer.fetch(LoadContext())
         #expect(contents.diagnostics.contains { $0.severity == .error && $0.error.code == .unreadable })
-        #expect(await etcdEventually(timeout: .seconds(5)) { signals.count == failures })
+        #expect(await etcdEventually { signals.count == failures })
         let after = (signals.times.value.last ?? failed) - failed
         let shortest = retry.delay(afterFailures: failures) * (1 - retry.jitter)
         #expect(after >= shortest, "signalled \(after) after the failure")
@@ -53,7 +53,7 @@ import Testing
       _ = await layer.fetch(LoadContext())  // due in 100 ms
       let second = ContinuousClock.now
       _ = await layer.fetch(LoadContext())  // replaces it: due in 200 ms
-      #expect(await etcdEventually(timeout: .seconds(5)) { signals.count == 1 })
+      #expect(await etcdEventually { signals.count == 1 })
       #expect(signals.times.value[0] - second >= .milliseconds(200))
       // The replaced timer's deadline has long passed: it signalled nothing.
       try? await Task.sleep(for: .milliseconds(300))
@@ -69,7 +69,7 @@ import Testing
     let signals = Signals()
     await withDiscardingTaskGroup { group in
       group.addTask { await layer.follow(LayerWatch(paths: []), signal: signals.signal) }
-      #expect(await etcdEventually(timeout: .seconds(5)) { signals.count == 1 })
+      #expect(await etcdEventually { signals.count == 1 })
       group.cancelAll()
     }
   }
