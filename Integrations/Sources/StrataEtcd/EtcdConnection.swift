@@ -288,6 +288,11 @@ package struct EtcdConnection: Sendable {
     if message.contains("user name is empty") && authenticator == nil {
       return " (etcd has authentication on: give the layer EtcdCredentials)"
     }
+    if message.contains("CommonName of client sending a request against gateway") {
+      return
+        " (etcd refuses every request of its HTTP/JSON gateway when both authentication and"
+        + " --client-cert-auth are on; give this client a listener without --client-cert-auth)"
+    }
     if message.contains("permission denied") {
       let user = authenticator.map { "\($0.credentials)" } ?? "the user"
       return

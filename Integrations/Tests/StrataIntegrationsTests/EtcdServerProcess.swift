@@ -2,7 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import StrataEtcd
+
+@testable import StrataEtcd
 
 #if canImport(Glibc)
   import Glibc
@@ -226,7 +227,7 @@ final class EtcdServerProcess: @unchecked Sendable {
     return (try? await probe.range(prefix: [0])) != nil
   }
 
-  /// Turns authentication on (over plain HTTP): a `root` user, and a user `app` with `appPassword`
+  /// Turns authentication on (over TLS when the server has it): a `root` user, and a user `app` with `appPassword`
   /// that may read the keys below `readablePrefix` and nothing else. The tests' own requests
   /// authenticate as `root` from then on.
   func enableAuthentication(readablePrefix: String, appPassword: String) async throws {
@@ -249,6 +250,7 @@ final class EtcdServerProcess: @unchecked Sendable {
       var request = HTTPClientRequest(url: endpoint + "/v3/auth/" + path)
       request.method = .POST
       request.body = .bytes(ByteBuffer(string: body))
+      if let tls { request.tlsConfiguration = try EtcdTLSConfiguration(tls.certificates.clientTLS).current() }
       let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
       let answer = try await response.body.collect(upTo: 1 << 20)
       guard response.status == .ok else {
