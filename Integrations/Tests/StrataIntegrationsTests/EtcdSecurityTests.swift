@@ -14,6 +14,21 @@ private func fetchedPort(_ layer: EtcdLayer) async -> String? {
   return text
 }
 
+/// Runs a store over `layer`: its `server.port` is 1 (as the test put it) at start, and a put of 2 below
+/// `prefix` reaches it through the watch, with no failure.
+private func expectFollows(_ layer: EtcdLayer, server: EtcdServerProcess, prefix: String) async throws {
+  let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+  defer { running.cancel() }
+  let settings = EtcdServerSettings(store: running.store, section: "server")
+  #expect(await running.waitUntilReady())
+  #expect(settings.port == 1)
+  #expect(await etcdEventually { layer.watchStatus.isConnected })
+  try await server.connection.put(prefix + "server/port", "2")
+  #expect(await etcdEventually { settings.port == 2 })
+  #expect(running.failures.isEmpty)
+  await running.stop()
+}
+
 extension EtcdTests {
   /// The user `app` of ``EtcdServerProcess/enableAuthentication(readablePrefix:)``.
   static let appUser = EtcdCredentials(user: "app", password: "app-password-7f3a")
@@ -124,16 +139,7 @@ extension EtcdTests {
     let layer = EtcdLayer(
       endpoints: [server.endpoint], prefix: prefix, tls: EtcdTLS(caFile: certificates.ca),
       retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(settings.port == 1)
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-    try await server.connection.put(prefix + "server/port", "2")
-    #expect(await etcdEventually { settings.port == 2 })
-    #expect(running.failures.isEmpty)
-    await running.stop()
+    try await expectFollows(layer, server: server, prefix: prefix)
 
     // A server whose certificate another authority signed is not trusted, nor one checked against
     // the system's authorities only.
@@ -164,16 +170,7 @@ extension EtcdTests {
 
     let layer = EtcdLayer(
       endpoints: [server.endpoint], prefix: prefix, tls: certificates.clientTLS, retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(settings.port == 1)
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-    try await server.connection.put(prefix + "server/port", "2")
-    #expect(await etcdEventually { settings.port == 2 })
-    #expect(running.failures.isEmpty)
-    await running.stop()
+    try await expectFollows(layer, server: server, prefix: prefix)
 
     // Without the client certificate the server refuses the connection.
     let refused = try #require(
@@ -205,17 +202,8 @@ extension EtcdTests {
     let layer = EtcdLayer(
       endpoints: [server.endpoint], prefix: prefix, credentials: Self.appUser,
       tls: EtcdTLS(caFile: certificates.ca), retry: Self.quickRetry)
-    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-    defer { running.cancel() }
-    let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(await running.waitUntilReady())
-    #expect(settings.port == 1)
-    #expect(await etcdEventually { layer.watchStatus.isConnected })
-    try await server.connection.put(prefix + "server/port", "2")
-    #expect(await etcdEventually { settings.port == 2 })
+    try await expectFollows(layer, server: server, prefix: prefix)
     #expect(layer.authentications == 1)
-    #expect(running.failures.isEmpty)
-    await running.stop()
 
     // With --client-cert-auth too, etcd 3.4's gateway refuses every request (gRPC clients such as
     // etcdctl are served): the error says so and what to change.

@@ -233,7 +233,9 @@ final class EtcdServerProcess: @unchecked Sendable {
   func enableAuthentication(readablePrefix: String, appPassword: String) async throws {
     let rootPassword = "root-password-2b9c"
     let prefix = Array(readablePrefix.utf8)
-    let (key, end) = (Data(prefix).base64EncodedString(), Data(prefixEnd(prefix)).base64EncodedString())
+    let (key, end) = (
+      Data(prefix).base64EncodedString(), Data(EtcdWire.prefixRangeEnd(prefix)).base64EncodedString()
+    )
     for (path, body) in [
       ("role/add", #"{"name":"root"}"#),
       ("user/add", #"{"name":"root","password":"\#(rootPassword)"}"#),
@@ -258,19 +260,6 @@ final class EtcdServerProcess: @unchecked Sendable {
       }
     }
     credentials = EtcdCredentials(user: "root", password: rootPassword)
-  }
-
-  /// The key just after every key that starts with `prefix` (etcd's range end of a prefix).
-  private func prefixEnd(_ prefix: [UInt8]) -> [UInt8] {
-    var end = prefix
-    while let last = end.last {
-      if last < 0xFF {
-        end[end.count - 1] = last + 1
-        return end
-      }
-      end.removeLast()
-    }
-    return [0]
   }
 
   private func logTail() -> String {
