@@ -48,6 +48,9 @@ LEVELS = [
     ["Schema"],
     # What config-dump prints.
     ["Dump"],
+    # The control socket: what a running store answers (its status, plans, overrides) and how a
+    # client asks.
+    ["Control"],
 ]
 
 # (file relative to Sources/Strata, name) -> why it is allowed for now.

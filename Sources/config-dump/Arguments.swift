@@ -21,6 +21,20 @@ struct Arguments {
   var noTruncate = false
   /// The format of FILE arguments whose names do not say (`--input-format ini`).
   var inputFormat: String?
+  /// `--running APP`, `--pid N`, `--socket PATH`: the running service to ask (see `RunningCommand`).
+  var running: String?
+  var pid: Int32?
+  var socket: String?
+  /// `--plan FILE` (with `--as PATH`), `--set KEY=VALUE` (with `--for DURATION`), `--unset KEY`.
+  var plan: String?
+  var planTarget: String?
+  var set: String?
+  var duration: Double?
+  var unset: String?
+
+  /// Whether a running service is asked, rather than files read.
+  var asksRunningService: Bool { running != nil || pid != nil || socket != nil }
+
   /// The formats `--input-format` names one of (not an option: given to ``parse(_:formats:)``).
   var formats = FormatRegistry.standard
 
@@ -75,6 +89,9 @@ struct Arguments {
 
   private func validate() throws(UsageError) {
     if help { return }
+    if asksRunningService || plan != nil || set != nil || unset != nil || duration != nil || planTarget != nil {
+      return try validateRunning()
+    }
     if files.isEmpty && app == nil && keyPerFileDirectories.isEmpty {
       throw UsageError(message: "nothing to load: give FILE arguments, or --app NAME")
     }
@@ -99,5 +116,69 @@ struct Arguments {
     if inputFormat != nil && files.isEmpty {
       throw UsageError(message: "--input-format applies to FILE arguments; give at least one")
     }
+  }
+
+  /// The rules of `--running` and its requests.
+  private func validateRunning() throws(UsageError) {
+    let ways = [running, pid.map(String.init), socket].compactMap { $0 }
+    guard ways.count == 1 else {
+      throw UsageError(
+        message: ways.isEmpty
+          ? "--plan, --set and --unset ask a running service: give --running APP, --pid N or --socket PATH"
+          : "give one of --running APP, --pid N and --socket PATH")
+    }
+    if let running, running.isEmpty || running.contains("/") || running.hasPrefix(".") {
+      throw UsageError(message: "--running takes an app name such as 'demo', not '\(running)'")
+    }
+    guard files.isEmpty, app == nil, !check, !watch, key == nil, schema == nil, keyPerFileDirectories.isEmpty else {
+      throw UsageError(
+        message: "--running, --pid and --socket ask the service itself: FILE arguments, --app, --check, --watch, "
+          + "--key, --schema and --key-per-file do not go with them")
+    }
+    guard format == .table || format == .json else {
+      throw UsageError(message: "with --running, --format is table or json")
+    }
+    if [plan, set, unset].compactMap({ $0 }).count > 1 {
+      throw UsageError(message: "give one of --plan, --set and --unset")
+    }
+    if set != nil && duration == nil {
+      throw UsageError(message: "--set needs --for DURATION (such as 15m): an override always ends by itself")
+    }
+    if duration != nil && set == nil { throw UsageError(message: "--for goes with --set") }
+    if planTarget != nil && plan == nil { throw UsageError(message: "--as goes with --plan") }
+    if let set, !set.contains("=") || set.hasPrefix("=") {
+      throw UsageError(message: "--set takes KEY=VALUE, such as log.level=debug, not '\(set)'")
+    }
+  }
+
+  /// Seconds in a duration such as `90s`, `15m`, `1h30m`, `2d` (a bare number is seconds); `nil` when
+  /// the text is not one.
+  static func seconds(in text: String) -> Double? {
+    var total = 0.0
+    var number = ""
+    var sawUnit = false
+    for character in text {
+      if character.isNumber || character == "." {
+        number.append(character)
+        continue
+      }
+      let unit: Double
+      switch character {
+      case "s": unit = 1
+      case "m": unit = 60
+      case "h": unit = 3600
+      case "d": unit = 86400
+      default: return nil
+      }
+      guard let value = Double(number) else { return nil }
+      total += value * unit
+      number = ""
+      sawUnit = true
+    }
+    if !number.isEmpty {
+      guard !sawUnit, let value = Double(number) else { return nil }
+      total += value
+    }
+    return total > 0 && total.isFinite ? total : nil
   }
 }

@@ -86,7 +86,7 @@ extension DumpCommand {
           output(WatchLines.recovered(error) + "\n")
           state.failures.removeAll { $0.location == error.location }
         case .watcherFallback(let path, let message): output(WatchLines.warning(message, path: path) + "\n")
-        case .pendingRestart, .diagnosed: break
+        case .pendingRestart, .diagnosed, .controlRefused, .overrideExpired: break
         }
       }
     }

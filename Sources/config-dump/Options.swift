@@ -5,7 +5,7 @@ import Strata
 /// is one entry here (plus what it does, in `DumpCommand`).
 struct Option {
   /// Where `--help` lists it.
-  enum Section { case sources, output }
+  enum Section { case sources, output, running }
 
   /// Its names, the long one last (`-h`, `--help`).
   var names: [String]
@@ -180,6 +180,64 @@ struct Option {
       ]
     ) { $0.check = true },
     .flag(["-h", "--help"], .output, ["show this help"]) { $0.help = true },
+    Option(
+      names: ["--running"], value: "APP", section: .running,
+      help: [
+        "ask the running service APP through its control socket (/run/APP/control.sock,",
+        "else $XDG_RUNTIME_DIR/APP/control.sock): its live values with origins, the",
+        "generation and when it loaded, overrides with their time left, rejected edits",
+        "(file:line:column and why), pending restarts and what a restart picks up, and",
+        "what differs from the files on disk now; secrets redacted. The service must",
+        "serve the socket (SettingsStore.serveControl); only its user and root may ask",
+      ]
+    ) { arguments, text in arguments.running = text },
+    Option(
+      names: ["--pid"], value: "N", section: .running,
+      help: ["ask the service running as process N (its socket is found through /proc)"]
+    ) { arguments, text throws(Arguments.UsageError) in
+      guard let pid = Int32(text), pid > 0 else {
+        throw Arguments.UsageError(message: "--pid takes a process id, not '\(text)'")
+      }
+      arguments.pid = pid
+    },
+    Option(
+      names: ["--socket"], value: "PATH", section: .running,
+      help: ["ask the service whose control socket is PATH"]
+    ) { arguments, text in arguments.socket = text },
+    Option(
+      names: ["--plan"], value: "FILE", section: .running,
+      help: [
+        "a dry run of FILE as the new text of the service's file of the same name",
+        "(or --as PATH): which values would change, which would wait for a restart,",
+        "which would be rejected and why, which keys are unknown. Nothing is applied.",
+        "Exit status 1 when something would be rejected",
+      ]
+    ) { arguments, text in arguments.plan = text },
+    Option(
+      names: ["--as"], value: "PATH", section: .running,
+      help: ["with --plan: the service's file FILE stands for"]
+    ) { arguments, text in arguments.planTarget = text },
+    Option(
+      names: ["--set"], value: "KEY=VALUE", section: .running,
+      help: [
+        "override KEY in the running service for --for DURATION (15m, 1h30m, 90s):",
+        "checked as any write (.readOnly, type, validation), held in memory only (a",
+        "restart ends it), ended by itself when the time is up",
+      ]
+    ) { arguments, text in arguments.set = text },
+    Option(
+      names: ["--for"], value: "DURATION", section: .running,
+      help: ["how long a --set override lasts"]
+    ) { arguments, text throws(Arguments.UsageError) in
+      guard let seconds = Arguments.seconds(in: text) else {
+        throw Arguments.UsageError(message: "--for takes a duration such as 15m, 1h30m or 90s, not '\(text)'")
+      }
+      arguments.duration = seconds
+    },
+    Option(
+      names: ["--unset"], value: "KEY", section: .running,
+      help: ["end the override of KEY now"]
+    ) { arguments, text in arguments.unset = text },
   ]
 
   /// The option a name (`--app`, `-h`) means, if any.

@@ -16,6 +16,9 @@ let usage = """
   Output:
   \(optionLines(.output))
 
+  Running service (instead of files):
+  \(optionLines(.running))
+
   Exit status:
     0  success
     1  configuration errors (reported on stderr; everything that loaded is still printed)

@@ -42,6 +42,10 @@ if arguments.help {
   writeOutput(usage)
   exit(.success)
 }
+if arguments.asksRunningService {
+  let running = RunningCommand(arguments: arguments, environment: RawEnvironment.variables())
+  exit(running.run(output: writeOutput, errors: writeError))
+}
 
 // A reload request (SIGHUP) during a slow start must be queued for the watch, not end the process.
 if arguments.watch { SettingsStore.catchHangupSignals() }

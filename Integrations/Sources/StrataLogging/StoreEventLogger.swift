@@ -87,6 +87,14 @@ public struct StoreEventLogger: Sendable {
         level: levels.watcherFallback, "configuration: watching \(path) by polling: \(message)",
         metadata: ["strata.event": "watcherFallback", "strata.file": "\(path)"])
     case .diagnosed(let diagnostic): log(diagnostic)
+    case .controlRefused(let message):
+      logger.log(
+        level: levels.rejected, "configuration: control socket: \(message)",
+        metadata: ["strata.event": "controlRefused"])
+    case .overrideExpired(let key):
+      logger.log(
+        level: levels.reloaded, "configuration: override of \(key) expired; the configured value applies again",
+        metadata: ["strata.event": "overrideExpired", "strata.key": "\(key)"])
     }
   }
 

@@ -83,6 +83,7 @@ public struct StoreMetrics: Sendable {
     case .pendingRestart: break  // the gauge below counts the standing ones
     case .watcherFallback: instruments.watcherFallbacks.increment()
     case .diagnosed(let diagnostic): instruments.diagnostics(diagnostic.severity).increment()
+    case .controlRefused, .overrideExpired: break  // the control socket's own events: not counted yet
     }
     refreshGauges(from: store)
   }

@@ -38,6 +38,8 @@ if arguments.contains("--help") {
       --print-schema   print the JSON Schema of the settings and exit
     Endpoints: GET / (greeting), GET /config, GET /status, POST /echo (Bearer admin.token; body limit).
     Environment: HOTRELOAD_GREETING_NAME=… and friends override the files.
+    Control socket: $RUNTIME_DIRECTORY/control.sock (else $XDG_RUNTIME_DIR/hotreload/ or /run/hotreload/),
+      for config-dump --running hotreload.
     """)
   exit(0)
 }
@@ -99,6 +101,17 @@ Task.detached {
 // RELOADING=1 … READY=1 around each SIGHUP. Outside systemd the notifier does nothing.
 Task.detached {
   await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
+}
+// `config-dump --running hotreload` asks this process what it uses now, plans an edit against it and
+// sets time-limited overrides, through a socket in its runtime directory (RuntimeDirectory= in
+// hotreload.service; else $XDG_RUNTIME_DIR/hotreload or /run/hotreload) that only its user and root
+// may open.
+Task.detached {
+  do {
+    try await store.serveControl()
+  } catch {
+    say("hot-reload-server: no control socket: \(error)", to: STDERR_FILENO)
+  }
 }
 
 func handle(_ request: Request) -> Response {

@@ -47,6 +47,13 @@ protocol AnySettingBox: AnyObject, Sendable {
   func checkedWrite(_ value: SettingValue) throws(StrataError) -> SettingValue?
   /// The running value as a tree, and its origin (`nil` for a required setting without a value).
   func currentValue() -> (value: SettingValue?, origin: Origin)
+  /// The value a snapshot would give the setting, as a tree, with its origin and why the snapshot's
+  /// top value was rejected (if it was), without applying anything: what a plan compares with
+  /// ``currentValue()``.
+  func resolvedWithoutApplying(in snapshot: Snapshot) -> (value: SettingValue?, origin: Origin, rejection: StrataError?)
+  /// The rejected edit standing now (the top value that does not convert or validate), and whether
+  /// the setting keeps its running value over it (a live edit) rather than a lower layer's (start-up).
+  func standingRejection() -> (error: StrataError, keptRunningValue: Bool)?
   /// Binds the setting to a store, its full key and its old keys.
   func bind(store: SettingsStore, key: String, aliases: [String], propertyName: String)
   /// Ends every stream.

@@ -116,4 +116,15 @@ extension SettingBox {
       return true
     }
   }
+
+  func resolvedWithoutApplying(in snapshot: Snapshot) -> (
+    value: SettingValue?, origin: Origin, rejection: StrataError?
+  ) {
+    let resolved = resolve(in: snapshot, key: key)
+    return (resolved.value.flatMap { try? encode($0) }, resolved.origin, resolved.rejectedTop)
+  }
+
+  func standingRejection() -> (error: StrataError, keptRunningValue: Bool)? {
+    readState { state in state.rejection.map { ($0, state.isHoldingLastGood) } }
+  }
 }

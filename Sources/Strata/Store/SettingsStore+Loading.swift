@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Loading the stack into a new snapshot, published in one step, through the store's pipeline.
 extension SettingsStore {
   /// Runs `work` through the pipeline and returns once it is done (at once, from the pipeline's own
@@ -90,6 +96,7 @@ extension SettingsStore {
     }
     let watches = state.withLock { state in
       state.contents = contents
+      if isNew { state.publishedAt = Date() }
       return state.watches
     }
     // Layers that watch files follow their new paths (an include added, a drop-in directory created).

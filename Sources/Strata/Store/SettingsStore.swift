@@ -51,6 +51,9 @@ public final class SettingsStore: Sendable {
   /// The group class this store was made for when that group was made with no store and no
   /// ``current`` store: a private store that holds only defaults (see ``SettingsGroup/init(store:section:)``).
   let fallbackGroup: String?
+  /// The app's name, for a store made with the standard layers (``init(app:root:home:environment:arguments:formats:)``):
+  /// where its control socket goes by default (see ``serveControl(at:)``).
+  let app: String?
 
   struct State {
     /// The last good contents of each layer (by index in `stack.layers`).
@@ -84,6 +87,8 @@ public final class SettingsStore: Sendable {
     var hasRequiredAll = false
     /// Groups released before `requireAll()` ran (at most ``ReleasedGroup/limit``).
     var releasedGroups: [ReleasedGroup] = []
+    /// When the current generation was published.
+    var publishedAt = Date()
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
@@ -97,11 +102,15 @@ public final class SettingsStore: Sendable {
     self.init(layers: layers, options: options, writeTarget: writeTarget, fallbackFor: nil)
   }
 
-  /// Creates a store over `layers`; `fallbackFor` names the group class a fallback store was made for.
-  init(layers: [any Layer], options: ParseOptions, writeTarget: WriteTarget, fallbackFor: String?) {
+  /// Creates a store over `layers`; `fallbackFor` names the group class a fallback store was made for,
+  /// `app` the app whose standard layers these are.
+  init(
+    layers: [any Layer], options: ParseOptions, writeTarget: WriteTarget, fallbackFor: String?, app: String? = nil
+  ) {
     stack = LayerStack(layers: layers, options: options)
     self.writeTarget = writeTarget
     fallbackGroup = fallbackFor
+    self.app = app
     state = Locked(State(contents: Array(repeating: nil, count: layers.count)))
     published = Locked(Snapshot.empty)
     rebuild(reloading: nil)
@@ -136,7 +145,7 @@ public final class SettingsStore: Sendable {
       }
       target = .file(existing ?? joinPath(directory, "\(app).json"))
     }
-    self.init(layers: layout.layers, options: options, writeTarget: target)
+    self.init(layers: layout.layers, options: options, writeTarget: target, fallbackFor: nil, app: app)
   }
 
   /// A store with no files: code defaults plus `values` (a table), for tests and previews.

@@ -23,6 +23,12 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
   /// a file others can read, a file a layer refused. A new subscription to ``SettingsStore/events``
   /// first receives one for every problem standing then, start-up problems included.
   case diagnosed(Diagnostic)
+  /// The control socket (``SettingsStore/serveControl(at:)``) refused a connection: the message names
+  /// the connecting process's uid and pid and who may connect.
+  case controlRefused(String)
+  /// A time-limited override set through the control socket expired and was removed: the key has the
+  /// value of the layers again (a `reloaded` event follows when that value differs).
+  case overrideExpired(key: String)
 
   /// One line for logs.
   public var description: String {
@@ -35,6 +41,8 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
     case .pendingRestart(let pending): "pending restart: \(pending)"
     case .watcherFallback(let path, let message): "watching \(path) by polling: \(message)"
     case .diagnosed(let diagnostic): diagnostic.description
+    case .controlRefused(let message): "control socket: \(message)"
+    case .overrideExpired(let key): "override of \(key) expired; the configured value applies again"
     }
   }
 }
