@@ -64,7 +64,8 @@ public enum LocalStreamSocket {
   /// as ``open()`` does.
   public static func accept(_ fd: CInt) -> CInt {
     #if !canImport(Darwin)
-      typealias Accept4 = @convention(c) (CInt, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, CInt)
+      typealias Accept4 =
+        @convention(c) (CInt, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, CInt)
         -> CInt
       if let symbol = DynamicSymbol.address(of: "accept4") {
         let flags = O_CLOEXEC | O_NONBLOCK  // SOCK_CLOEXEC and SOCK_NONBLOCK have these values on Linux

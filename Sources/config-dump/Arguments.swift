@@ -89,7 +89,8 @@ struct Arguments {
 
   private func validate() throws(UsageError) {
     if help { return }
-    if asksRunningService || plan != nil || set != nil || unset != nil || duration != nil || planTarget != nil {
+    if asksRunningService || plan != nil || set != nil || unset != nil || duration != nil || planTarget != nil
+    {
       return try validateRunning()
     }
     if files.isEmpty && app == nil && keyPerFileDirectories.isEmpty {
@@ -130,9 +131,11 @@ struct Arguments {
     if let running, running.isEmpty || running.contains("/") || running.hasPrefix(".") {
       throw UsageError(message: "--running takes an app name such as 'demo', not '\(running)'")
     }
-    guard files.isEmpty, app == nil, !check, !watch, key == nil, schema == nil, keyPerFileDirectories.isEmpty else {
+    guard files.isEmpty, app == nil, !check, !watch, key == nil, schema == nil, keyPerFileDirectories.isEmpty
+    else {
       throw UsageError(
-        message: "--running, --pid and --socket ask the service itself: FILE arguments, --app, --check, --watch, "
+        message:
+          "--running, --pid and --socket ask the service itself: FILE arguments, --app, --check, --watch, "
           + "--key, --schema and --key-per-file do not go with them")
     }
     guard format == .table || format == .json else {

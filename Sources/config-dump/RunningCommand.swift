@@ -21,7 +21,8 @@ struct RunningCommand {
       let response = try ControlClient.send(request, to: path)
       if arguments.format == .json {
         output(json(response))
-        return response.ok && (response.plan?.rejected.isEmpty ?? true) && (response.plan?.errors.isEmpty ?? true)
+        return response.ok && (response.plan?.rejected.isEmpty ?? true)
+          && (response.plan?.errors.isEmpty ?? true)
           ? .success : .configurationError
       }
       guard response.ok else {
@@ -94,7 +95,7 @@ struct RunningCommand {
 
   private func json(_ response: ControlResponse) -> String {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(response)) ?? Data(), as: UTF8.self) + "\n"
   }
 }

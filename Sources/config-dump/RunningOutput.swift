@@ -4,7 +4,8 @@ import Strata
 enum RunningOutput {
   /// The live configuration: a header, the values as a table, then each list that is not empty.
   static func status(_ status: ControlStatus) -> String {
-    var text = "\(status.app ?? "service") (pid \(status.pid)): generation \(status.generation), loaded \(status.loadedAt)\n\n"
+    var text =
+      "\(status.app ?? "service") (pid \(status.pid)): generation \(status.generation), loaded \(status.loadedAt)\n\n"
     let keyWidth = max(3, status.settings.map(\.key.count).max() ?? 0)
     let valueWidth = min(48, max(5, status.settings.map { ($0.value ?? "(none)").count }.max() ?? 0))
     func padded(_ text: String, _ width: Int) -> String {
@@ -12,7 +13,8 @@ enum RunningOutput {
     }
     text += "\(padded("KEY", keyWidth))  \(padded("VALUE", valueWidth))  ORIGIN\n"
     for setting in status.settings {
-      text += "\(padded(setting.key, keyWidth))  \(padded(setting.value ?? "(none)", valueWidth))  \(setting.origin)\n"
+      text +=
+        "\(padded(setting.key, keyWidth))  \(padded(setting.value ?? "(none)", valueWidth))  \(setting.origin)\n"
     }
     if !status.overrides.isEmpty {
       text += "\nOverrides (in memory until they expire or the process ends; --unset KEY ends one now):\n"
@@ -27,7 +29,8 @@ enum RunningOutput {
     if !status.pendingRestarts.isEmpty {
       text += "\nPending restart (a restart picks up the new value):\n"
       for pending in status.pendingRestarts {
-        text += "  \(pending.key): running \(pending.running ?? "(none)"), \(pending.other ?? "(none)") after a restart (\(pending.otherOrigin))\n"
+        text +=
+          "  \(pending.key): running \(pending.running ?? "(none)"), \(pending.other ?? "(none)") after a restart (\(pending.otherOrigin))\n"
       }
     }
     if !status.differsFromDisk.isEmpty {
@@ -48,9 +51,12 @@ enum RunningOutput {
   /// What a plan found, one line each, or that nothing would change.
   static func plan(_ plan: ControlPlan) -> String {
     var text = "Plan for \(plan.target) (nothing applied):\n"
-    for problem in plan.errors { text += "  refused   \(problem.description); the file would not be applied\n" }
+    for problem in plan.errors {
+      text += "  refused   \(problem.description); the file would not be applied\n"
+    }
     for change in plan.changes {
-      text += "  change    \(change.key): \(change.running ?? "(none)") -> \(change.other ?? "(none)") (\(change.otherOrigin))\n"
+      text +=
+        "  change    \(change.key): \(change.running ?? "(none)") -> \(change.other ?? "(none)") (\(change.otherOrigin))\n"
     }
     for change in plan.pendingRestart {
       text +=

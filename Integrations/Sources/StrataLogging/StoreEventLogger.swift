@@ -93,7 +93,8 @@ public struct StoreEventLogger: Sendable {
         metadata: ["strata.event": "controlRefused"])
     case .overrideExpired(let key):
       logger.log(
-        level: levels.reloaded, "configuration: override of \(key) expired; the configured value applies again",
+        level: levels.reloaded,
+        "configuration: override of \(key) expired; the configured value applies again",
         metadata: ["strata.event": "overrideExpired", "strata.key": "\(key)"])
     }
   }

@@ -24,9 +24,10 @@ package enum ControlClient {
     var line = Array((try? JSONEncoder().encode(request)) ?? Data())
     line.append(UInt8(ascii: "\n"))
     // The socket is blocking: a request up to the server's limit fits its buffers or is read at once.
-    guard line.withUnsafeBytes({ Syscall.writeAll(fd, $0) }) else {
-      throw StrataError(.unreadable, "cannot send the request: \(String(cString: strerror(errno)))", path: path)
-    }
+    // A server that refuses the connection answers and closes at once: its answer is read even when
+    // the send broke on it.
+    let sendFailure =
+      line.withUnsafeBytes { Syscall.writeAll(fd, $0) } ? nil : String(cString: strerror(errno))
     var received: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while !received.contains(UInt8(ascii: "\n")) {
@@ -35,7 +36,8 @@ package enum ControlClient {
         throw StrataError(.unreadable, "the service did not answer within \(Int(seconds)) s", path: path)
       }
       var ready = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-      let milliseconds = CInt(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+      let milliseconds = CInt(
+        remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
       guard Syscall.poll(&ready, 1, milliseconds) > 0 else { continue }
       let count = Syscall.read(fd, &chunk, chunk.count)
       guard count > 0 else { break }
@@ -44,12 +46,16 @@ package enum ControlClient {
         throw StrataError(.fileTooLarge, "the answer is over \(maxResponseBytes) bytes", path: path)
       }
     }
+    if received.isEmpty, let sendFailure {
+      throw StrataError(.unreadable, "cannot send the request: \(sendFailure)", path: path)
+    }
     let end = received.firstIndex(of: UInt8(ascii: "\n")) ?? received.endIndex
     guard let response = try? JSONDecoder().decode(ControlResponse.self, from: Data(received[..<end])) else {
       throw StrataError(
         .syntax,
         received.isEmpty
-          ? "the service closed the connection without an answer" : "the service's answer is not one this client reads",
+          ? "the service closed the connection without an answer"
+          : "the service's answer is not one this client reads",
         path: path)
     }
     return response
@@ -80,7 +86,9 @@ package enum ControlClient {
     var paths: [String: String] = [:]
     for line in table.split(separator: "\n").dropFirst() {
       let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard fields.count >= 8, lastComponent(of: String(fields[7])) == ControlProtocol.socketName else { continue }
+      guard fields.count >= 8, lastComponent(of: String(fields[7])) == ControlProtocol.socketName else {
+        continue
+      }
       paths[String(fields[6])] = String(fields[7])
     }
     let names = (try? FileSystem.names(inDirectory: "/proc/\(pid)/fd")) ?? []

@@ -6,7 +6,8 @@ package enum ControlProtocol {
   package static let version = 1
   /// The longest request line, newline included (a candidate file for a plan travels inside it).
   package static let maxRequestBytes = 1 << 20
-  /// How long a connection may take, from its accept to the last byte of the answer.
+  /// How long a client may take to send its whole request (from the accept), and then to read the
+  /// whole answer (from when it is ready).
   package static let connectionTimeout: Duration = .seconds(5)
   /// How many connections are served at once; more are answered "busy" and closed.
   package static let maxConnections = 8
@@ -62,7 +63,8 @@ package struct ControlResponse: Codable, Sendable {
   package var override: ControlOverride?
 
   package init(
-    ok: Bool, error: String? = nil, limit: String? = nil, status: ControlStatus? = nil, plan: ControlPlan? = nil,
+    ok: Bool, error: String? = nil, limit: String? = nil, status: ControlStatus? = nil,
+    plan: ControlPlan? = nil,
     override: ControlOverride? = nil
   ) {
     self.ok = ok

@@ -38,7 +38,9 @@ final class ControlServer: Sendable {
   private let handlers: Handlers
   private let allowedUID: uid_t
   private let ended = Locked<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-  private let stopping = Locked(false)
+  /// Whether ``stop()`` was called, and whether the descriptors are closed: a wake after that must not
+  /// write to a descriptor number another thread may have opened since.
+  private let lifecycle = Locked<(stopping: Bool, closed: Bool)>((false, false))
 
   /// Listens at `path` (mode `mode`) and starts the thread.
   /// - Throws: ``StrataError`` (`writeFailed`) naming the path and the reason when the socket cannot be
@@ -74,7 +76,8 @@ final class ControlServer: Sendable {
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     guard info.st_mode & S_IFMT == S_IFSOCK else {
-      throw StrataError(.writeFailed, "cannot make the control socket: something that is not a socket is there", path: path)
+      throw StrataError(
+        .writeFailed, "cannot make the control socket: something that is not a socket is there", path: path)
     }
     let probe = LocalStreamSocket.connect(to: path)
     if probe >= 0 {
@@ -87,13 +90,17 @@ final class ControlServer: Sendable {
   /// Makes the loop look at the clock and its connections again now (an override set or a test's clock
   /// moved).
   func wake() {
-    var byte: UInt8 = 1
-    _ = Syscall.write(wakeWrite, &byte, 1)
+    lifecycle.withLock { state in
+      guard !state.closed else { return }
+      var byte: UInt8 = 1
+      _ = Syscall.write(wakeWrite, &byte, 1)
+    }
   }
 
-  /// Ends the thread, closes every connection and removes the socket file.
+  /// Ends the thread, closes every connection and removes the socket file (once; later calls do
+  /// nothing).
   func stop() {
-    stopping.withLock { $0 = true }
+    lifecycle.withLock { $0.stopping = true }
     wake()
   }
 
@@ -123,10 +130,15 @@ final class ControlServer: Sendable {
 
   private func loop() {
     var connections: [Connection] = []
-    while !stopping.withLock({ $0 }) {
+    while !lifecycle.withLock({ $0.stopping }) {
       handlers.tick()
-      var fds = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-      fds += connections.map { pollfd(fd: $0.fd, events: Int16($0.answer == nil ? POLLIN : POLLOUT), revents: 0) }
+      var fds = [
+        pollfd(fd: listening, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+      ]
+      fds += connections.map {
+        pollfd(fd: $0.fd, events: Int16($0.answer == nil ? POLLIN : POLLOUT), revents: 0)
+      }
       let now = ContinuousClock.now
       var timeout = connections.map { $0.deadline - now }.min().map(Self.milliseconds) ?? -1
       if let next = handlers.nextTick() {
@@ -193,7 +205,8 @@ final class ControlServer: Sendable {
         Syscall.close(fd)
         continue
       }
-      connections.append(Connection(fd: fd, deadline: ContinuousClock.now + ControlProtocol.connectionTimeout))
+      connections.append(
+        Connection(fd: fd, deadline: ContinuousClock.now + ControlProtocol.connectionTimeout))
     }
   }
 
@@ -237,19 +250,22 @@ final class ControlServer: Sendable {
 
   private func answer(_ line: [UInt8]) -> ControlResponse {
     guard let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line)) else {
-      return .failure("not a request: expected one JSON object such as {\"version\":1,\"request\":\"status\"}")
+      return .failure(
+        "not a request: expected one JSON object such as {\"version\":1,\"request\":\"status\"}")
     }
     guard request.version == ControlProtocol.version else {
       return .failure(
-        "protocol version \(request.version) is not spoken here; this service speaks version \(ControlProtocol.version)")
+        "protocol version \(request.version) is not spoken here; this service speaks version \(ControlProtocol.version)"
+      )
     }
     return handlers.handle(request)
   }
 
   private func encode(_ response: ControlResponse) -> [UInt8] {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let data = (try? encoder.encode(response)) ?? Data(#"{"ok":false,"error":"cannot encode the answer"}"#.utf8)
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data =
+      (try? encoder.encode(response)) ?? Data(#"{"ok":false,"error":"cannot encode the answer"}"#.utf8)
     return Array(data) + [UInt8(ascii: "\n")]
   }
 
@@ -261,13 +277,17 @@ final class ControlServer: Sendable {
 
   private func answerTimeout(_ fd: CInt) {
     let seconds = ControlProtocol.connectionTimeout.components.seconds
-    sendBestEffort(fd, .failure("no complete request within \(seconds) s; closed", limit: "connectionTimeout"))
+    sendBestEffort(
+      fd, .failure("no complete request within \(seconds) s; closed", limit: "connectionTimeout"))
   }
 
   private func closeAll() {
-    Syscall.close(listening)
-    Syscall.close(wakeRead)
-    Syscall.close(wakeWrite)
-    unlink(path)
+    lifecycle.withLock { state in
+      state.closed = true
+      Syscall.close(listening)
+      Syscall.close(wakeRead)
+      Syscall.close(wakeWrite)
+      unlink(path)
+    }
   }
 }

@@ -71,7 +71,8 @@ final class RuntimeOverrides: Sendable {
     let now = clock.seconds
     return overrides.withLock { overrides in
       overrides.sorted { $0.key < $1.key }.map {
-        ControlOverride(key: $0.key, value: $0.value.shown, remainingSeconds: max(0, $0.value.expiresAt - now))
+        ControlOverride(
+          key: $0.key, value: $0.value.shown, remainingSeconds: max(0, $0.value.expiresAt - now))
       }
     }
   }

@@ -60,9 +60,11 @@ extension SettingsStore {
     guard let app else {
       throw StrataError(
         .writeFailed,
-        "cannot choose a control socket path: the store was not made with an app name; pass serveControl(at:) a path")
+        "cannot choose a control socket path: the store was not made with an app name; pass serveControl(at:) a path"
+      )
     }
-    let directory = ControlSocketPath.serviceDirectory(app: app, environment: environment, isRoot: geteuid() == 0)
+    let directory = ControlSocketPath.serviceDirectory(
+      app: app, environment: environment, isRoot: geteuid() == 0)
     if FileSystem.entry(at: directory) == .missing, mkdir(directory, 0o700) != 0 {
       throw StrataError(
         .writeFailed,
@@ -118,7 +120,8 @@ extension SettingsStore {
     guard let ended = overrides.remove(key) else {
       let standing = overrides.standing.map(\.key)
       return .failure(
-        "no override of \(key) is set" + (standing.isEmpty ? "" : " (set: \(standing.joined(separator: ", ")))"))
+        "no override of \(key) is set"
+          + (standing.isEmpty ? "" : " (set: \(standing.joined(separator: ", ")))"))
     }
     restore(key, after: ended)
     return ControlResponse(ok: true)

@@ -7,9 +7,10 @@ extension SettingsStore {
     guard let content = request.content, let given = request.target ?? request.path else {
       return .failure("plan needs the candidate's content and path")
     }
-    let files = Set(snapshot.sources.compactMap { source -> String? in
-      source.document.path == "runtime" ? nil : source.document.path
-    })
+    // The documents of files: not the environment's, the command line's or the runtime values'.
+    let files = Set(
+      snapshot.sources.filter { ![.environment, .commandLine, .runtime].contains($0.scope) }.map(
+        \.document.path))
     let target: String
     if files.contains(given) {
       target = given
@@ -25,7 +26,8 @@ extension SettingsStore {
       }
       target = matching[0]
     }
-    var plan = ControlPlan(target: target, changes: [], pendingRestart: [], rejected: [], unknownKeys: [], errors: [])
+    var plan = ControlPlan(
+      target: target, changes: [], pendingRestart: [], rejected: [], unknownKeys: [], errors: [])
     let bytes = Array(content.utf8)
     guard let format = stack.options.formats.format(forPath: target) else {
       return .failure(stack.options.formats.unknownType(target).description)

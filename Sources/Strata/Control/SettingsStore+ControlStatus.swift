@@ -43,7 +43,8 @@ extension SettingsStore {
             other: shown(onDisk.value, isSecret), otherOrigin: onDisk.origin.description))
       }
     }
-    let runningOrigins = Dictionary(settings.map { ($0.key, $0.origin) }, uniquingKeysWith: { first, _ in first })
+    let runningOrigins = Dictionary(
+      settings.map { ($0.key, $0.origin) }, uniquingKeysWith: { first, _ in first })
     return ControlStatus(
       app: app, pid: getpid(), generation: snapshot.generation, loadedAt: ISODateText.format(loadedAt),
       settings: settings, overrides: overrides?.standing ?? [], rejected: rejected,
@@ -53,7 +54,9 @@ extension SettingsStore {
           other: $0.newValue, otherOrigin: $0.origin.description)
       },
       differsFromDisk: differs,
-      failing: snapshot.diagnostics.filter { $0.severity == .error }.map { ControlProblem(key: nil, $0.error) })
+      failing: snapshot.diagnostics.filter { $0.severity == .error }.map {
+        ControlProblem(key: nil, $0.error)
+      })
   }
 
   /// A value as the control socket shows it: plain text, redacted for a secret.

@@ -50,7 +50,9 @@ protocol AnySettingBox: AnyObject, Sendable {
   /// The value a snapshot would give the setting, as a tree, with its origin and why the snapshot's
   /// top value was rejected (if it was), without applying anything: what a plan compares with
   /// ``currentValue()``.
-  func resolvedWithoutApplying(in snapshot: Snapshot) -> (value: SettingValue?, origin: Origin, rejection: StrataError?)
+  func resolvedWithoutApplying(in snapshot: Snapshot) -> (
+    value: SettingValue?, origin: Origin, rejection: StrataError?
+  )
   /// The rejected edit standing now (the top value that does not convert or validate), and whether
   /// the setting keeps its running value over it (a live edit) rather than a lower layer's (start-up).
   func standingRejection() -> (error: StrataError, keptRunningValue: Bool)?

@@ -105,7 +105,8 @@ public final class SettingsStore: Sendable {
   /// Creates a store over `layers`; `fallbackFor` names the group class a fallback store was made for,
   /// `app` the app whose standard layers these are.
   init(
-    layers: [any Layer], options: ParseOptions, writeTarget: WriteTarget, fallbackFor: String?, app: String? = nil
+    layers: [any Layer], options: ParseOptions, writeTarget: WriteTarget, fallbackFor: String?,
+    app: String? = nil
   ) {
     stack = LayerStack(layers: layers, options: options)
     self.writeTarget = writeTarget

@@ -129,7 +129,7 @@ final class SubscriberLog: Sendable {
       case .diagnosed(let diagnostic):
         guard let count = rejectedCount(diagnostic.error) else { return }
         check(&state, rank: 2 * count, told: "diagnosed", diagnostic.error)
-      case .pendingRestart, .watcherFallback: return
+      case .pendingRestart, .watcherFallback, .controlRefused, .overrideExpired: return
       }
     }
   }
