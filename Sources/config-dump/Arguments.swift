@@ -138,6 +138,16 @@ struct Arguments {
           "--running, --pid and --socket ask the service itself: FILE arguments, --app, --check, --watch, "
           + "--key, --schema and --key-per-file do not go with them")
     }
+    if showSecrets {
+      throw UsageError(
+        message: "--show-secrets does not go with --running: a service never sends its secrets")
+    }
+    if root != nil || home != nil || environmentPrefix != nil || inputFormat != nil {
+      throw UsageError(
+        message:
+          "--root, --home, --env-prefix and --input-format do not go with --running: the service reads its own files"
+      )
+    }
     guard format == .table || format == .json else {
       throw UsageError(message: "with --running, --format is table or json")
     }

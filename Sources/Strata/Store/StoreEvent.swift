@@ -27,7 +27,7 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
   /// the connecting process's uid and pid and who may connect.
   case controlRefused(String)
   /// A time-limited override set through the control socket expired and was removed: the key has the
-  /// value of the layers again (a `reloaded` event follows when that value differs).
+  /// value of the layers again (told first by a `reloaded` event, when that value differs).
   case overrideExpired(key: String)
 
   /// One line for logs.

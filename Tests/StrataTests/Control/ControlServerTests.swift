@@ -139,7 +139,18 @@ final class LogSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
-  @Test func theRuntimeDirectoryAndDurationsAreReadAsDocumented() {
+  @Test func connectionsBeyondTheLimitAreToldTheServiceIsBusy() async throws {
+    try await withTemporaryDirectory { dir in
+      let served = try Served(dir: dir, clock: ManualControlClock())
+      // Connected in order, accepted in order: the ones beyond the limit are refused at once.
+      let silent = (0..<ControlProtocol.maxConnections).map { _ in RawClient(served.server.path) }
+      let refused = await RawClient.exchange(served.server.path, send: [])
+      #expect(refused.contains(#""limit":"maxConnections""#), "\(refused)")
+      withExtendedLifetime(silent) {}
+    }
+  }
+
+  @Test func theRuntimeDirectoryIsChosenAsDocumented() {
     #expect(
       ControlSocketPath.serviceDirectory(
         app: "demo", environment: ["RUNTIME_DIRECTORY": "/run/demo:/run/other"], isRoot: true) == "/run/demo")

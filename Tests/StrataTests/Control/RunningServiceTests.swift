@@ -5,14 +5,14 @@ import Testing
 @testable import Strata
 
 /// `config-dump --running` against a real service: the hot-reload-server sample, which serves its
-/// control socket in `$RUNTIME_DIRECTORY`, while its files change.
+/// control socket in `$RUNTIME_DIRECTORY` (the test's directory), while its files change.
 @Suite(.linuxOnly("/proc to find a process's socket; setpriv"), .serialized) struct RunningServiceTests {
-  /// A hot-reload-server running over a copy of the sample's files, its socket in `dir/run`.
+  /// A hot-reload-server running over a copy of the sample's files, its socket in `dir`.
   struct Service {
     let process: ChildProcess
     let dir: String
     var ini: String { dir + "/root/etc/hotreload/hotreload.ini" }
-    var socket: String { dir + "/run/control.sock" }
+    var socket: String { dir + "/control.sock" }
 
     /// `config-dump --pid PID extra…`.
     func dump(_ extra: [String] = []) async throws -> DumpRun {
@@ -37,13 +37,9 @@ import Testing
   /// Starts the server in `dir` and waits until its socket answers.
   static func start(in dir: String) async throws -> Service {
     try await shell(
-      "cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(dir)/root && mkdir -m 0755 \(dir)/run")
+      "cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(dir)/root")
     try await shell("sed -i 's/^port = .*/port = 0/' \(dir)/root/etc/hotreload/hotreload.ini")
-    let process = try ChildProcess(
-      (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server",
-      ["--root", dir + "/root"],
-      environment: Spawn.defaultEnvironment.merging(["RUNTIME_DIRECTORY": dir + "/run"]) { a, _ in a },
-      in: dir)
+    let process = try startHotReloadServer(root: dir + "/root", in: dir)
     let service = Service(process: process, dir: dir)
     // A cold debug binary on a busy machine can take many seconds to start.
     _ = await process.line(startingWith: "listening on ", within: 120)
@@ -123,6 +119,12 @@ import Testing
 
         """
       #expect(plan.output == expected, "\(plan)")
+      // A candidate that does not parse would be refused as a whole.
+      try write("[greeting\nname = x\n", to: dir + "/broken/hotreload.ini")
+      let broken = try await service.dump(["--plan", dir + "/broken/hotreload.ini"])
+      #expect(broken.status == 1, "\(broken)")
+      #expect(broken.output.contains("  refused   /etc/hotreload/hotreload.ini:1:"), "\(broken)")
+      #expect(broken.output.contains("; the file would not be applied"), "\(broken)")
       // Nothing was applied.
       let before = try #require(try await service.status())
       #expect(before.settings.first { $0.key == "greeting.name" }?.value == "world")

@@ -177,9 +177,8 @@ import Testing
       try await shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
       try await shell("sed -i 's/^port = .*/port = 0/' \(root)/etc/hotreload/hotreload.ini")
       let systemd = try NotifySocket(path: nil)
-      let server = try ChildProcess(
-        (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server", ["--root", root],
-        environment: Spawn.defaultEnvironment.merging(["NOTIFY_SOCKET": systemd.address]) { $1 }, in: dir)
+      let server = try startHotReloadServer(
+        root: root, in: dir, environment: ["NOTIFY_SOCKET": systemd.address])
       let started = try #require(await systemd.until("READY=1"), "\(server.transcript)")
       #expect(started.last?.contains { $0.hasPrefix("STATUS=configuration generation ") } == true)
       server.send(SIGHUP)

@@ -13,9 +13,7 @@ import Testing
       #expect(chmod(secretFile, 0o644) == 0)
       let ini = root + "/etc/hotreload/hotreload.ini"
       try await shell("sed -i 's/^port = .*/port = 0/' \(ini)")
-      let server = try ChildProcess(
-        (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server", ["--root", root],
-        in: dir)
+      let server = try startHotReloadServer(root: root, in: dir)
       #expect(await server.line(startingWith: "listening on ", within: 120) != nil, "\(server.transcript)")
       // An edit's event comes after every problem the subscription was told first: once it is out, any
       // second warning would be too.

@@ -80,9 +80,7 @@ func httpGet(_ url: String) async throws -> String {
       try await shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
       let ini = root + "/etc/hotreload/hotreload.ini"
       try await shell("sed -i 's/^port = .*/port = 0/' \(ini)")
-      let server = try ChildProcess(
-        (configDumpPath as NSString).deletingLastPathComponent + "/hot-reload-server", ["--root", root],
-        in: dir)
+      let server = try startHotReloadServer(root: root, in: dir)
       let listening = try #require(await server.line(startingWith: "listening on ", within: 120))
       let base = String(listening.dropFirst("listening on ".count))
       #expect(try await httpGet(base + "/") == "Hello, world!\n")
