@@ -18,5 +18,5 @@ func makeStore(root: String?, etcd endpoint: String?, environment: [String: Stri
     let files = layers.lastIndex { $0.scope <= .user } ?? layers.count - 1
     layers.insert(EtcdLayer(endpoints: [endpoint], prefix: "/config/hbserver/"), at: files + 1)
   }
-  return SettingsStore(layers: layers, options: layout.options(), writeTarget: .runtime)
+  return SettingsStore(layers: layers, options: layout.options(), writeTarget: .runtime, app: "hbserver")
 }

@@ -65,6 +65,7 @@ let eventLevels = StoreEventLogger.Levels(
 let services = ServiceGroup(
   services: [
     SettingsStoreService(store: store, logger: logger, eventLevels: eventLevels, systemd: SystemdNotifier()),
+    ControlSocketService(store: store, logger: logger),
     app,
   ],
   gracefulShutdownSignals: [.sigterm, .sigint],

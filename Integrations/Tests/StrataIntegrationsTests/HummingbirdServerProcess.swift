@@ -13,11 +13,17 @@ final class HummingbirdServerProcess: Sendable {
   }
 
   /// Starts the built `hummingbird-server` with `arguments` and a clean environment plus `environment`.
+  /// Its control socket goes in the `--root` directory (`RUNTIME_DIRECTORY`), never the machine's
+  /// `/run/hbserver`.
   init(arguments: [String], environment: [String: String] = [:]) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binaryPath)
     process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/home/user"].merging(environment) { $1 }
+    var base = ["PATH": "/usr/bin:/bin", "HOME": "/home/user"]
+    if let index = arguments.firstIndex(of: "--root"), arguments.indices.contains(index + 1) {
+      base["RUNTIME_DIRECTORY"] = arguments[index + 1]
+    }
+    process.environment = base.merging(environment) { $1 }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe

@@ -96,10 +96,13 @@ public final class SettingsStore: Sendable {
   ///   - layers: the layers, lowest first.
   ///   - options: parsing limits, the root prefix and the file formats (``ParseOptions/formats``).
   ///   - writeTarget: where writes go (default: the runtime layer, in memory).
+  ///   - app: the app's name, when these are an app's layers (a ``StandardLayout``'s with more): where
+  ///     ``serveControl(at:)`` puts its socket by default.
   public convenience init(
-    layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime
+    layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime,
+    app: String? = nil
   ) {
-    self.init(layers: layers, options: options, writeTarget: writeTarget, fallbackFor: nil)
+    self.init(layers: layers, options: options, writeTarget: writeTarget, fallbackFor: nil, app: app)
   }
 
   /// Creates a store over `layers`; `fallbackFor` names the group class a fallback store was made for,
@@ -146,7 +149,7 @@ public final class SettingsStore: Sendable {
       }
       target = .file(existing ?? joinPath(directory, "\(app).json"))
     }
-    self.init(layers: layout.layers, options: options, writeTarget: target, fallbackFor: nil, app: app)
+    self.init(layers: layout.layers, options: options, writeTarget: target, app: app)
   }
 
   /// A store with no files: code defaults plus `values` (a table), for tests and previews.
