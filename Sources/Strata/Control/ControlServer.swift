@@ -28,6 +28,8 @@ final class ControlServer: Sendable {
     var tick: @Sendable () -> Void
     /// Seconds until `tick` has something to do, if ever.
     var nextTick: @Sendable () -> Double?
+    /// Runs once on the server's thread as it ends (ends the overrides).
+    var stopped: @Sendable () -> Void
   }
 
   /// The socket's path.
@@ -130,8 +132,12 @@ final class ControlServer: Sendable {
 
   private func loop() {
     var connections: [Connection] = []
+    // After an accept that failed for want of descriptors or memory, the listening socket is left out of
+    // the poll for a while: it stays readable, and polling it would spin.
+    var acceptPausedUntil: ContinuousClock.Instant? = nil
     while !lifecycle.withLock({ $0.stopping }) {
       handlers.tick()
+      if let paused = acceptPausedUntil, ContinuousClock.now >= paused { acceptPausedUntil = nil }
       var fds = [
         pollfd(fd: listening, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
@@ -140,7 +146,10 @@ final class ControlServer: Sendable {
         pollfd(fd: $0.fd, events: Int16($0.answer == nil ? POLLIN : POLLOUT), revents: 0)
       }
       let now = ContinuousClock.now
-      var timeout = connections.map { $0.deadline - now }.min().map(Self.milliseconds) ?? -1
+      if acceptPausedUntil != nil { fds[0].fd = -1 }
+      var timeout =
+        (connections.map(\.deadline) + [acceptPausedUntil].compactMap { $0 }).map { $0 - now }.min()
+        .map(Self.milliseconds) ?? -1
       if let next = handlers.nextTick() {
         let tick = CInt(min(next * 1000, 3_600_000).rounded(.up))
         timeout = timeout < 0 ? tick : min(timeout, tick)
@@ -158,10 +167,13 @@ final class ControlServer: Sendable {
           connections.remove(at: index)
         }
       }
-      if fds[0].revents != 0 { acceptWaiting(into: &connections) }
+      if fds[0].revents != 0, !acceptWaiting(into: &connections) {
+        acceptPausedUntil = ContinuousClock.now + .milliseconds(100)
+      }
     }
     for connection in connections { Syscall.close(connection.fd) }
     closeAll()
+    handlers.stopped()
     let waiters = ended.withLock { state in
       state.done = true
       defer { state.waiters = [] }
@@ -182,10 +194,11 @@ final class ControlServer: Sendable {
   }
 
   /// Accepts every waiting connection: refused when its peer is another user, "busy" beyond the limit.
-  private func acceptWaiting(into connections: inout [Connection]) {
+  /// - Returns: `false` when an accept failed for another reason than none waiting (no descriptor left).
+  private func acceptWaiting(into connections: inout [Connection]) -> Bool {
     while true {
       let fd = LocalStreamSocket.accept(listening)
-      guard fd >= 0 else { return }
+      guard fd >= 0 else { return errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED }
       guard let peer = LocalStreamSocket.peerCredentials(fd), peer.uid == allowedUID || peer.uid == 0 else {
         let who = LocalStreamSocket.peerCredentials(fd)
         let pid = who?.pid.map { " (pid \($0))" } ?? ""

@@ -50,9 +50,9 @@ final class RuntimeOverrides: Sendable {
     overrides.withLock { $0.removeValue(forKey: key) }
   }
 
-  /// Removes the overrides whose time is up and returns them, by key.
-  func takeExpired() -> [(key: String, override: Override)] {
-    let now = clock.seconds
+  /// Removes the overrides whose time is up (every one, with `all`) and returns them, by key.
+  func takeExpired(all: Bool = false) -> [(key: String, override: Override)] {
+    let now = all ? .infinity : clock.seconds
     return overrides.withLock { overrides in
       let expired = overrides.filter { $0.value.expiresAt <= now }.sorted { $0.key < $1.key }
       for (key, _) in expired { overrides[key] = nil }

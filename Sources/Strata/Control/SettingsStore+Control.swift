@@ -18,7 +18,7 @@ extension SettingsStore {
   /// the socket's own, never on the store's pipeline or the cooperative pool, each bounded in size and
   /// time. Overrides set through it change the runtime layer only, for the life of the process; each
   /// ends by itself with a ``StoreEvent/overrideExpired(key:)`` event. Cancelling the task closes the
-  /// socket and removes its file.
+  /// socket, removes its file and ends the overrides still standing (with the same event).
   ///
   /// - Parameter path: the socket's path; by default `control.sock` in the service's runtime
   ///   directory: systemd's `$RUNTIME_DIRECTORY` (`RuntimeDirectory=` in the unit), else
@@ -51,7 +51,8 @@ extension SettingsStore {
       },
       refused: { [weak self] message in self?.emit(.controlRefused(message)) },
       tick: { [weak self] in self?.expire(overrides) },
-      nextTick: { overrides.secondsToNextExpiry })
+      nextTick: { overrides.secondsToNextExpiry },
+      stopped: { [weak self] in self?.expire(overrides, all: true) })
     return try ControlServer(path: chosen, mode: mode, handlers: handlers)
   }
 
@@ -127,9 +128,10 @@ extension SettingsStore {
     return ControlResponse(ok: true)
   }
 
-  /// Ends the overrides whose time is up, each with an event.
-  private func expire(_ overrides: RuntimeOverrides) {
-    for (key, ended) in overrides.takeExpired() {
+  /// Ends the overrides whose time is up (every one, with `all`: the socket stops serving), each with an
+  /// event.
+  private func expire(_ overrides: RuntimeOverrides, all: Bool = false) {
+    for (key, ended) in overrides.takeExpired(all: all) {
       restore(key, after: ended)
       emit(.overrideExpired(key: key))
     }

@@ -70,9 +70,15 @@ final class LogSettings: SettingsGroup, @unchecked Sendable {
       #expect(served.group.$level.origin == .file(path: dir + "/app.ini", line: 2, column: 9))
       let after = try await served.ask([], in: dir)
       #expect(!after.output.contains("Overrides"), "\(after)")
+      // An override still standing when the socket stops serving ends with it.
+      #expect(try await served.ask(["--set", "log.level=info", "--for", "1h"], in: dir).status == 0)
+      #expect(served.group.level == "info")
       served.server.stop()
       await served.server.finished()
       #expect(!FileManager.default.fileExists(atPath: dir + "/control.sock"))
+      #expect(served.group.level == "error")
+      #expect(
+        served.events.withLock { $0.filter { $0.hasPrefix("override of log.level expired") }.count } == 2)
     }
   }
 

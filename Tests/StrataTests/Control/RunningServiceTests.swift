@@ -185,6 +185,11 @@ import Testing
         service.socket,
         send: [UInt8](repeating: UInt8(ascii: "x"), count: ControlProtocol.maxRequestBytes + 10))
       #expect(oversized.contains(#""limit":"maxRequestBytes""#), "\(oversized)")
+      // Nested half a million deep, within the size limit: refused by the JSON reader's depth limit, not
+      // a stack overflow.
+      let nested = await RawClient.exchange(
+        service.socket, send: [UInt8](repeating: UInt8(ascii: "["), count: 500_000) + [0x0A])
+      #expect(nested.contains(#""error":"not a request"#), "\(nested)")
       // One that asks and never reads, and one that connects and never sends: others are served, and
       // edits still apply, meanwhile.
       let silent = RawClient(service.socket)
