@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "StrataYAML", targets: ["StrataYAML"]),
     .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
     .executable(name: "strata-etcd-bench", targets: ["StrataEtcdBenchmark"]),
+    .executable(name: "strata-yaml-fuzz", targets: ["StrataYAMLFuzz"]),
   ],
   dependencies: [
     .package(name: "Strata", path: ".."),
@@ -121,6 +122,12 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       path: "Benchmarks/StrataEtcdBenchmark", swiftSettings: swiftSettings),
+    // The YAML format under libFuzzer (Scripts/fuzz-yaml.sh builds it with --sanitize=fuzzer); built
+    // plainly, it replays the files it is given.
+    .executableTarget(
+      name: "StrataYAMLFuzz",
+      dependencies: ["StrataYAML", .product(name: "Strata", package: "Strata")],
+      path: "Fuzz/YAML", swiftSettings: swiftSettings),
     // glibc's malloc statistics for the benchmark's bytes per key (Glibc's module does not export them).
     .target(name: "CMallocInfo", path: "Benchmarks/CMallocInfo"),
     // The YAML format's tests, its corpus against PyYAML, and its fuzz target's entry point.

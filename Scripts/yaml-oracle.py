@@ -18,7 +18,8 @@ uses) with the core schema's resolvers and constructors in place of 1.1's, and w
 refusals, each named in its reason:
 - more than one document; a top level that is not a mapping (an empty document is an empty table);
 - a duplicate key; a key that is not a string (the core schema reads `1`, `true`, `~` as other types);
-  an alias, a collection or an explicit `? ` key in a key's place; two merge keys in one mapping;
+  an alias or a collection in a key's place, an explicit `? ` key not followed on its line by a scalar;
+  two merge keys in one mapping;
 - a tag outside the core schema (PyYAML's safe loader reads !!binary, !!timestamp, !!set, !!omap);
 - an integer outside 64 bits; a document that expands past 1,000,000 values through its aliases;
 - bytes that are not UTF-8 (a UTF-8 byte order mark is skipped).
@@ -129,11 +130,11 @@ CoreLoader.add_constructor(CORE + "merge", lambda loader, node: loader.construct
 
 def check_keys(text):
     """Refuses what Strata refuses before composing: an alias, a collection or an explicit '? ' as a key."""
-    for token in yaml.scan(text, Loader=CoreLoader):
-        if isinstance(token, yaml.KeyToken) and text[token.start_mark.index:token.start_mark.index + 2] in ("? ", "?\n", "?\t", "?\r") or (
-            isinstance(token, yaml.KeyToken) and text[token.start_mark.index:] == "?"
-        ):
-            raise Refused("an explicit key ('? ')")
+    tokens = list(yaml.scan(text, Loader=CoreLoader))
+    for token, following in zip(tokens, tokens[1:]):
+        explicit = isinstance(token, yaml.KeyToken) and text[token.start_mark.index:token.start_mark.index + 1] == "?"
+        if explicit and (following.start_mark.line != token.start_mark.line or not isinstance(following, yaml.ScalarToken)):
+            raise Refused("an explicit key ('? ') that is not a string on its line")
     stack = []  # [kind, items seen]
     for event in yaml.parse(text, Loader=CoreLoader):
         at_key = bool(stack) and stack[-1][0] == "map" and stack[-1][1] % 2 == 0

@@ -31,8 +31,8 @@ import Yams
 ///   list, earlier mappings win.
 /// - **One document per file.** A second document (after `---`) is a `syntax` error at its start.
 /// - **Duplicate keys** are a `duplicateKey` error naming both positions.
-/// - **Keys are strings.** A key YAML reads as another type (`1:`, `true:`, `~:`), a collection, an
-///   alias or an explicit `? ` key is a `typeMismatch` error: quote it.
+/// - **Keys are strings.** A key YAML reads as another type (`1:`, `true:`, `~:`), a collection or an
+///   alias is a `typeMismatch` error: quote it. An explicit key (`? key`) must be a scalar on its line.
 /// - **Tags** other than the core ones (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, `!!seq`,
 ///   `!!map`, and `!`) are a `typeMismatch` error: `!!binary`, `!!timestamp`, `!!set`, `!Ref`.
 ///

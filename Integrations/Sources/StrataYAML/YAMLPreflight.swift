@@ -8,8 +8,9 @@ import Strata
 /// This pass refuses both without parsing YAML: it bounds the nesting from above (each space of
 /// indentation, each `- `, `? ` and `: ` of a line and each open flow bracket counts as a level, so
 /// that no document deeper than the limit passes, and documents far shallower than it, all real ones,
-/// do), and it refuses what can make a key other than a plain or quoted string (an alias, an explicit
-/// `? ` key, a flow collection), which Strata refuses anyway (a key is a name).
+/// do), and it refuses what can make a key other than a plain or quoted string (an alias, a flow
+/// collection, an explicit `? ` key not followed by a scalar on its line), which Strata refuses anyway
+/// (a key is a name).
 ///
 /// Quoted scalars, comments and block scalars (`|`, `>`) are skipped, so that their text is not taken
 /// for structure.
@@ -30,7 +31,7 @@ struct YAMLPreflight {
 
   /// Checks a file's bytes.
   /// - Throws: `nestingTooDeep` when the nesting may pass `maxDepth`; `typeMismatch` for a key that
-  ///   is an alias, an explicit `? ` key or a collection.
+  ///   is an alias or a collection, or an explicit `? ` key not followed by a scalar on its line.
   static func check(_ bytes: [UInt8], path: String, maxDepth: Int) throws(StrataError) {
     var pass = YAMLPreflight(bytes: bytes, path: path, maxDepth: maxDepth)
     try pass.run()
@@ -61,6 +62,15 @@ struct YAMLPreflight {
     guard byte(offset) == UInt8(ascii: ":") else { return false }
     let next = byte(offset + 1)
     return Self.isBlank(next) || (flowDepth > 0 && Self.isFlowIndicator(next))
+  }
+
+  /// Whether a scalar (plain, quoted or block) starts at an offset of a line: not a flow collection, an
+  /// alias, an anchor, a tag, a comment, a block indicator, or the line's end.
+  private func startsScalar(at offset: Int, lineEnd: Int) -> Bool {
+    guard offset < lineEnd, let first = byte(offset), first != 0x0D else { return false }
+    if "[{*&!#".utf8.contains(first) { return false }
+    if "-?:".utf8.contains(first) && Self.isBlank(byte(offset + 1)) { return false }
+    return true
   }
 
   /// The offset of the first byte after spaces and tabs.
@@ -138,8 +148,18 @@ struct YAMLPreflight {
           tokenStart = false
           continue
         } else if current == UInt8(ascii: "?") && tokenStart && Self.isBlank(byte(cursor + 1)) {
-          throw error(
-            .typeMismatch, "an explicit key ('? '); write 'key: value' (a key must be a string)", at: cursor)
+          // An explicit key: fine before a scalar on its line (libyaml writes keys of more than 128
+          // characters so), refused before anything that can start a collection or an alias.
+          let next = skippingSpaces(from: cursor + 1)
+          if !startsScalar(at: next, lineEnd: end) {
+            throw error(
+              .typeMismatch,
+              "an explicit key ('? ') that is not a string on its line; write 'key: value' (a key must be a string)",
+              at: cursor)
+          }
+          levels += 1
+          try checkDepth(levels + flowDepth, at: cursor)
+          tokenStart = true
         } else if current == UInt8(ascii: "-") && tokenStart && flowDepth == 0
           && Self.isBlank(byte(cursor + 1))
         {

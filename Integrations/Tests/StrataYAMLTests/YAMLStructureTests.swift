@@ -31,7 +31,8 @@ import Testing
 
   @Test(arguments: [
     ("1: one\n", "1:1"), ("true: x\n", "1:1"), ("~: x\n", "1:1"), ("a: 1\n1.5: x\n", "2:1"),
-    ("a:\n  ? b\n  : c\n", "2:3"), ("&k a: 1\n*k : 2\n", "2:1"), ("[a, b]: 1\n", "1:6"),
+    ("a:\n  ?\n    - b\n  : c\n", "2:3"), ("a:\n  ? [b]\n  : c\n", "2:3"), ("&k a: 1\n*k : 2\n", "2:1"),
+    ("[a, b]: 1\n", "1:6"),
     ("{a: 1}: 2\n", "1:6"),
   ])
   func keysMustBeStrings(text: String, position: String) {
@@ -41,8 +42,17 @@ import Testing
   }
 
   @Test func quotedKeysThatLookLikeOtherTypesAreNames() throws {
-    let document = try parseYAML("\"1\": one\n'true': t\na.b: dotted\n")
-    #expect(document.root.table?.keys == ["1", "true", "a.b"])
+    let document = try parseYAML("\"1\": one\n'true': t\na.b: dotted\n? explicit\n: e\n? \"quoted\"\n: q\n")
+    #expect(document.root.table?.keys == ["1", "true", "a.b", "explicit", "quoted"])
+  }
+
+  @Test func aKeyLongerThanLibyamlWritesPlainRoundTrips() throws {
+    let key = String(repeating: "k", count: 200)
+    let document = try parseYAML("\(key): 1\n")
+    let written = try YAMLFormat().serialize(document.root)
+    #expect(String(decoding: written, as: UTF8.self).hasPrefix("? "))
+    #expect(
+      try YAMLFormat().parse(written, path: "again.yaml", options: ParseOptions()).root == document.root)
   }
 
   @Test func anchorsAliasesAndMergeKeys() throws {
