@@ -27,6 +27,8 @@ A null is left out: a key set to null is absent from its table, a null sequence 
 """
 import json, os, random, re, shutil, sys
 
+import corpus_oracle
+
 import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
@@ -324,50 +326,12 @@ def gen_document(rng):
     return "\n".join(lines) + rng.choice(["\n", "", "\r\n"])
 
 
-def mutate(rng, text):
-    data = bytearray(text.encode())
-    if not data:
-        return bytes(data)
-    at = rng.randrange(len(data))
-    roll = rng.random()
-    if roll < 0.4:
-        del data[at]
-    elif roll < 0.7:
-        data.insert(at, data[at])
-    else:
-        data[at] = ord(rng.choice("-:[]{}\"'#&*!|>?,\n \t0aZ\\"))
-    return bytes(data)
-
-
 def generate():
-    target = os.path.join(CORPUS, "generated")
-    shutil.rmtree(target, ignore_errors=True)
-    os.makedirs(target)
-    rng = random.Random(24)
-    for number in range(300):
-        text = gen_document(rng)
-        with open(os.path.join(target, "doc-%03d.yaml" % number), "wb") as f:
-            f.write(text.encode())
-        with open(os.path.join(target, "mutant-%03d.yaml" % number), "wb") as f:
-            f.write(mutate(rng, text))
+    corpus_oracle.generate(CORPUS, "yaml", gen_document, "-:[]{}\"'#&*!|>?,\n \t0aZ\\")
 
 
 def main(argv):
-    command = argv[1] if len(argv) > 1 else ""
-    if command == "collect":
-        collect(argv[2:])
-    elif command == "generate":
-        generate()
-    elif command == "expect":
-        open(ORACLE, "w").write(oracle_text())
-    elif command == "check":
-        if open(ORACLE).read() != oracle_text():
-            print("oracle.json is out of date: run Scripts/yaml-oracle.py expect", file=sys.stderr)
-            return 1
-    else:
-        print(__doc__, file=sys.stderr)
-        return 2
-    return 0
+    return corpus_oracle.main(argv, __doc__, "yaml-oracle.py", ORACLE, oracle_text, collect, generate)
 
 
 if __name__ == "__main__":
