@@ -6,7 +6,8 @@ import Strata
 /// would overflow the stack; and it compares the keys of each mapping by hashing them whole, so that a
 /// key that is an alias of a document of aliases (a billion-laughs key) would take exponential time.
 /// This pass refuses both without parsing YAML: it bounds the nesting from above (each space of
-/// indentation, each `- `, `? ` and `: ` of a line and each open flow bracket counts as a level, so
+/// indentation, each block `- ` and `? ` of a line, its first block `: `, and each open flow bracket
+/// counts as a level, so
 /// that no document deeper than the limit passes, and documents far shallower than it, all real ones,
 /// do), and it refuses what can make a key other than a plain or quoted string (an alias, a flow
 /// collection, an explicit `? ` key not followed by a scalar on its line), which Strata refuses anyway
@@ -100,6 +101,7 @@ struct YAMLPreflight {
         blockScalarParent = nil
       }
       var levels = indent
+      var countedValueIndicator = false
       var tokenStart = true
       while cursor < end {
         let current = bytes[cursor]
@@ -167,8 +169,13 @@ struct YAMLPreflight {
           try checkDepth(levels, at: cursor)
           tokenStart = true
         } else if current == UInt8(ascii: ":") && isValueIndicator(at: cursor) {
-          levels += 1
-          try checkDepth(levels + flowDepth, at: cursor)
+          // A block mapping's value can open one more level on its line; in a flow collection the
+          // brackets count the levels, and a long `{a: 1, b: 2, …}` on one line is one level.
+          if flowDepth == 0 && !countedValueIndicator {
+            countedValueIndicator = true
+            levels += 1
+            try checkDepth(levels, at: cursor)
+          }
           tokenStart = true
         } else if (current == UInt8(ascii: "|") || current == UInt8(ascii: ">")) && tokenStart
           && flowDepth == 0

@@ -164,6 +164,9 @@ import Testing
     var lines: [String] = []
     for level in 0..<600 { lines.append(String(repeating: " ", count: level) + "k\(level):") }
     #expect(yamlError(lines.joined(separator: "\n") + " 1\n")?.code == .nestingTooDeep)
+    // A long flow mapping or sequence on one line is one level, however many entries it has.
+    let wide = "k: {" + (0..<2000).map { "x\($0): [\($0), a: b]" }.joined(separator: ", ") + "}\n"
+    #expect(try parseYAML(wide).root.value(at: "k")?.table?.count == 2000)
     // Up to the limit, a document parses, on a task's thread too.
     let nested = "a: " + String(repeating: "[", count: 400) + String(repeating: "]", count: 400) + "\n"
     let parsed = await Task.detached { try? parseYAML(nested) }.value
