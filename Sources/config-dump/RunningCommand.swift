@@ -8,7 +8,7 @@ import StrataPlatform
 #endif
 
 /// `config-dump --running APP` (or `--pid N`, `--socket PATH`): asks a running service through its
-/// control socket, and prints the answer (``RunningOutput``), or the raw JSON with `--format json`.
+/// control socket, and prints the answer (``ControlText``), or the raw JSON with `--format json`.
 struct RunningCommand {
   var arguments: Arguments
   var environment: [String: String]
@@ -29,12 +29,12 @@ struct RunningCommand {
         errors("config-dump: the service refused: \(response.error ?? "no reason given")\n")
         return .configurationError
       }
-      if let status = response.status { output(RunningOutput.status(status)) }
+      if let status = response.status { output(ControlText.status(status)) }
       if let plan = response.plan {
-        output(RunningOutput.plan(plan))
+        output(ControlText.plan(plan))
         return plan.rejected.isEmpty && plan.errors.isEmpty ? .success : .configurationError
       }
-      if let override = response.override { output(RunningOutput.override(override)) }
+      if let override = response.override { output(ControlText.override(override)) }
       if let key = arguments.unset { output("\(key): override ended; the configured value applies again\n") }
       return .success
     } catch {

@@ -1,9 +1,7 @@
-import Strata
-
 /// The text `config-dump --running` prints for a service's answers.
-enum RunningOutput {
+package enum ControlText {
   /// The live configuration: a header, the values as a table, then each list that is not empty.
-  static func status(_ status: ControlStatus) -> String {
+  package static func status(_ status: ControlStatus) -> String {
     var text =
       "\(status.app ?? "service") (pid \(status.pid)): generation \(status.generation), loaded \(status.loadedAt)\n\n"
     let keyWidth = max(3, status.settings.map(\.key.count).max() ?? 0)
@@ -49,7 +47,7 @@ enum RunningOutput {
   }
 
   /// What a plan found, one line each, or that nothing would change.
-  static func plan(_ plan: ControlPlan) -> String {
+  package static func plan(_ plan: ControlPlan) -> String {
     var text = "Plan for \(plan.target) (nothing applied):\n"
     for problem in plan.errors {
       text += "  refused   \(problem.description); the file would not be applied\n"
@@ -73,13 +71,13 @@ enum RunningOutput {
   }
 
   /// The override just set.
-  static func override(_ override: ControlOverride) -> String {
+  package static func override(_ override: ControlOverride) -> String {
     "\(override.key) = \(override.value) for \(duration(override.remainingSeconds)), in memory only "
       + "(a restart ends it); --unset \(override.key) ends it now\n"
   }
 
   /// `14m 59s`, `1h 0m`, `45s`.
-  static func duration(_ seconds: Double) -> String {
+  package static func duration(_ seconds: Double) -> String {
     let whole = Int(seconds.rounded(.up))
     let (hours, minutes, rest) = (whole / 3600, whole % 3600 / 60, whole % 60)
     if hours > 0 { return "\(hours)h \(minutes)m" }
