@@ -6,6 +6,7 @@
 //   strata-stress-child watch FILE              run the store's watcher; print events and values
 //   strata-stress-child fallback                read two groups made without a store
 //   strata-stress-child close-from [fallback]   close descriptors from one up; print which are open
+//   strata-stress-child control DIR             serve a store's control socket with a clock moved by the test
 import StrataPlatform
 
 /// Writes a line to standard output at once (no buffering: the parent may kill us any time).
@@ -16,7 +17,7 @@ func say(_ line: String) {
 func usageError() -> Never {
   say(
     "usage: strata-stress-child write FILE [COUNT] | soak DIR RELOADS SUBSCRIPTIONS | watch FILE | fallback"
-      + " | close-from [fallback]")
+      + " | close-from [fallback] | control DIR")
   exit(2)
 }
 
@@ -45,6 +46,8 @@ case "fallback" where arguments.count == 1:
   runFallback()
 case "close-from" where arguments.count <= 2:
   runCloseFrom(fallback: arguments.count == 2 && arguments[1] == "fallback")
+case "control" where arguments.count == 2:
+  await runControl(directory: arguments[1])
 default:
   usageError()
 }

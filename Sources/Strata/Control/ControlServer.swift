@@ -17,7 +17,7 @@ import StrataPlatform
 /// in all is closed with an error naming the limit. Requests are answered on this thread by
 /// `handle`, which may wait for the store's pipeline (a `set`): meanwhile other connections wait,
 /// the pipeline never does.
-final class ControlServer: Sendable {
+package final class ControlServer: Sendable {
   /// What the server does with what it reads; called on the server's thread.
   struct Handlers: Sendable {
     /// Answers one request.
@@ -33,7 +33,7 @@ final class ControlServer: Sendable {
   }
 
   /// The socket's path.
-  let path: String
+  package let path: String
   private let listening: CInt
   private let wakeRead: CInt
   private let wakeWrite: CInt
@@ -91,7 +91,7 @@ final class ControlServer: Sendable {
 
   /// Makes the loop look at the clock and its connections again now (an override set or a test's clock
   /// moved).
-  func wake() {
+  package func wake() {
     lifecycle.withLock { state in
       guard !state.closed else { return }
       var byte: UInt8 = 1
@@ -101,13 +101,13 @@ final class ControlServer: Sendable {
 
   /// Ends the thread, closes every connection and removes the socket file (once; later calls do
   /// nothing).
-  func stop() {
+  package func stop() {
     lifecycle.withLock { $0.stopping = true }
     wake()
   }
 
   /// Suspends until the thread has ended (after ``stop()``).
-  func finished() async {
+  package func finished() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let done = ended.withLock { state in
         if !state.done { state.waiters.append(continuation) }

@@ -1,6 +1,6 @@
 /// The clock overrides expire by: seconds since some start, never going back. The system's is
-/// ``MonotonicControlClock``; tests inject one they move by hand.
-protocol ControlClock: Sendable {
+/// ``MonotonicControlClock``; tests (and the stress child's `control` mode) inject one they move by hand.
+package protocol ControlClock: Sendable {
   /// Seconds since the clock's start.
   var seconds: Double { get }
 }

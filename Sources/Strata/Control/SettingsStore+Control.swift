@@ -28,7 +28,8 @@ extension SettingsStore {
   ///   before serving anything: no runtime directory, a store without an app name and no `path`,
   ///   another process serving there already.
   public func serveControl(at path: String? = nil) async throws(StrataError) {
-    let server = try startControl(at: path, clock: MonotonicControlClock())
+    let server = try startControl(
+      at: path, clock: MonotonicControlClock(), mode: 0o600, environment: ProcessInfo.processInfo.environment)
     await withTaskCancellationHandler {
       await server.finished()
     } onCancel: {
@@ -36,11 +37,16 @@ extension SettingsStore {
     }
   }
 
-  /// Starts serving the control socket (see ``serveControl(at:)``) with an injected clock and file mode
-  /// (tests), and returns the server (``ControlServer/stop()`` ends it).
+  /// Starts serving the control socket at `path` with an injected clock (tests, and the stress child's
+  /// `control` mode), and returns the server (``ControlServer/stop()`` ends it).
+  package func startControl(at path: String, clock: any ControlClock) throws(StrataError) -> ControlServer {
+    try startControl(at: path, clock: clock, mode: 0o600, environment: [:])
+  }
+
+  /// Starts serving the control socket (see ``serveControl(at:)``) with a clock, a file mode (a test
+  /// that lets another user reach the peer check) and an environment for the default path.
   func startControl(
-    at path: String?, clock: any ControlClock, mode: mode_t = 0o600,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    at path: String?, clock: any ControlClock, mode: mode_t, environment: [String: String]
   ) throws(StrataError) -> ControlServer {
     let chosen: String
     if let path { chosen = path } else { chosen = try defaultControlPath(environment: environment) }

@@ -33,7 +33,7 @@ final class LogSettings: SettingsGroup, @unchecked Sendable {
       try write("[log]\nlevel = error\n", to: dir + "/app.ini")
       store = SettingsStore(layers: [FileLayer(scope: .user, files: [dir + "/app.ini"])])
       group = LogSettings(store: store)
-      server = try store.startControl(at: dir + "/control.sock", clock: clock, mode: mode)
+      server = try store.startControl(at: dir + "/control.sock", clock: clock, mode: mode, environment: [:])
       store.observeEvents { [events] event in events.withLock { $0.append(event.description) } }
     }
 
