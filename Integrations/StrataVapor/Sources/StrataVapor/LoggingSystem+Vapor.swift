@@ -11,7 +11,8 @@ extension LoggingSystem {
   /// process): like it, it reads and removes `--log` from the environment's arguments and reads
   /// `LOG_LEVEL`, and writes through ConsoleKit's `ConsoleLogger` in Vapor's format. Where neither is
   /// given, the level is the setting's (`level = debug` in a file turns debug logging on without a
-  /// restart), the default of the setting standing for Vapor's.
+  /// restart), and the setting's default takes the place of Vapor's (`notice` in production, else
+  /// `info`).
   ///
   /// <!-- snippet: Integrations/StrataVapor/Tests/StrataVaporTests/DocSnippets/VaporSnippets.swift#bootstrap -->
   /// ```swift
