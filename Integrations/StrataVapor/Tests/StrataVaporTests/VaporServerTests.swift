@@ -35,11 +35,11 @@ import Testing
   }
 
   /// Waits for the server to listen (the store watches by then: it is started before Vapor serves) and
-  /// to handle `SIGTERM`; the base URL.
+  /// to handle `SIGTERM` and `SIGHUP`; the base URL.
   static func waitForServer(_ server: ServerProcess) async throws -> String {
     let prefix = "Server started on "
     let started = await SvcFixtures.waitUntil(within: 120) {
-      server.transcript.contains(prefix) && server.catches(SIGTERM)
+      server.transcript.contains(prefix) && server.catches(SIGTERM) && server.catches(SIGHUP)
     }
     try #require(started, "\(server.transcript)")
     let line = try #require(server.transcript.split(separator: "\n").first { $0.contains(prefix) })
