@@ -21,8 +21,10 @@ let package = Package(
     .library(name: "StrataMetrics", targets: ["StrataMetrics"]),
     .library(name: "StrataConfiguration", targets: ["StrataConfiguration"]),
     .library(name: "StrataEtcd", targets: ["StrataEtcd"]),
+    .library(name: "StrataYAML", targets: ["StrataYAML"]),
     .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
     .executable(name: "strata-etcd-bench", targets: ["StrataEtcdBenchmark"]),
+    .executable(name: "strata-yaml-fuzz", targets: ["StrataYAMLFuzz"]),
   ],
   dependencies: [
     .package(name: "Strata", path: ".."),
@@ -36,6 +38,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     // ByteBuffer and event loops, which async-http-client's API is made of.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+    // YAML through libyaml (swift-configuration's YAML provider uses the same package).
+    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
   ],
   targets: [
     // The store's run loop as a ServiceGroup service; SIGHUP through ServiceLifecycle's signals.
@@ -85,6 +89,14 @@ let package = Package(
         .product(name: "CoreMetrics", package: "swift-metrics"),
       ],
       swiftSettings: swiftSettings),
+    // YAML files (1.2 core schema) through Yams, with the line and column of every value.
+    .target(
+      name: "StrataYAML",
+      dependencies: [
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "Yams", package: "Yams"),
+      ],
+      swiftSettings: swiftSettings),
     // A Hummingbird 2 server configured by Strata.
     .executableTarget(
       name: "HummingbirdServer",
@@ -110,13 +122,27 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       path: "Benchmarks/StrataEtcdBenchmark", swiftSettings: swiftSettings),
+    // The YAML format under libFuzzer (Scripts/fuzz-yaml.sh builds it with --sanitize=fuzzer); built
+    // plainly, it replays the files it is given.
+    .executableTarget(
+      name: "StrataYAMLFuzz",
+      dependencies: ["StrataYAML", .product(name: "Strata", package: "Strata")],
+      path: "Fuzz/YAML", swiftSettings: swiftSettings),
     // glibc's malloc statistics for the benchmark's bytes per key (Glibc's module does not export them).
     .target(name: "CMallocInfo", path: "Benchmarks/CMallocInfo"),
+    // The YAML format's tests, its corpus against PyYAML, and its fuzz target's entry point.
+    .testTarget(
+      name: "StrataYAMLTests",
+      dependencies: [
+        "StrataYAML",
+        .product(name: "Strata", package: "Strata"),
+      ],
+      exclude: ["Corpus"], swiftSettings: swiftSettings),
     .testTarget(
       name: "StrataIntegrationsTests",
       dependencies: [
         "StrataServiceLifecycle", "StrataLogging", "StrataMetrics", "StrataConfiguration", "StrataEtcd",
-        "HummingbirdServer",
+        "StrataYAML", "HummingbirdServer",
         .product(name: "Strata", package: "Strata"),
         .product(name: "StrataTesting", package: "Strata"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

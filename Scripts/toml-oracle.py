@@ -18,7 +18,9 @@ Where tomllib and TOML 1.0 part, the oracle follows TOML 1.0 and says so in the 
 - an integer outside 64 bits must be refused (TOML 1.0, "Integer"); tomllib reads it as a big int;
 - a UTF-8 byte order mark is skipped, as in Strata's other formats (tomllib refuses it).
 """
-import datetime, json, os, random, shutil, sys, tomllib
+import datetime, json, os, random, shutil, sys
+
+import corpus_oracle, tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Tests", "StrataTests", "Formats", "TOML", "Corpus")
@@ -191,50 +193,12 @@ def gen_document(rng):
     return "\n".join(lines) + rng.choice(["\n", "", "\r\n"])
 
 
-def mutate(rng, text):
-    data = bytearray(text.encode())
-    if not data:
-        return bytes(data)
-    at = rng.randrange(len(data))
-    roll = rng.random()
-    if roll < 0.4:
-        del data[at]
-    elif roll < 0.7:
-        data.insert(at, data[at])
-    else:
-        data[at] = ord(rng.choice("=[]{}\"'.,#\n_+-:0aZ \\"))
-    return bytes(data)
-
-
 def generate():
-    target = os.path.join(CORPUS, "generated")
-    shutil.rmtree(target, ignore_errors=True)
-    os.makedirs(target)
-    rng = random.Random(24)
-    for number in range(300):
-        text = gen_document(rng)
-        with open(os.path.join(target, "doc-%03d.toml" % number), "wb") as f:
-            f.write(text.encode())
-        with open(os.path.join(target, "mutant-%03d.toml" % number), "wb") as f:
-            f.write(mutate(rng, text))
+    corpus_oracle.generate(CORPUS, "toml", gen_document, "=[]{}\"'.,#\n_+-:0aZ \\")
 
 
 def main(argv):
-    command = argv[1] if len(argv) > 1 else ""
-    if command == "collect":
-        collect(argv[2:])
-    elif command == "generate":
-        generate()
-    elif command == "expect":
-        open(ORACLE, "w").write(oracle_text())
-    elif command == "check":
-        if open(ORACLE).read() != oracle_text():
-            print("oracle.json is out of date: run Scripts/toml-oracle.py expect", file=sys.stderr)
-            return 1
-    else:
-        print(__doc__, file=sys.stderr)
-        return 2
-    return 0
+    return corpus_oracle.main(argv, __doc__, "toml-oracle.py", ORACLE, oracle_text, collect, generate)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@ public import Strata
 /// | `generation` | gauge | | the store's generation |
 /// | `keys` | gauge | | leaf keys of the merged configuration |
 /// | `last_reload_timestamp_seconds` | gauge | | Unix time of the last `ok` reload (or of the start) |
+/// | `source_failures_total` | counter | `source`: the file (or `unknown`) | failures of that source to read or parse |
+/// | `source_failing` | gauge | `source` | 1 while that source is in use with its last good contents, 0 once it loads again |
+///
+/// The per-source pair is made when a source first fails, so that only sources that ever failed
+/// appear.
 ///
 /// A reload that changes no running value produces no event and is not counted. The events carry no
 /// duration, so no reload duration is reported.
@@ -42,6 +47,7 @@ public struct StoreMetrics: Sendable {
   /// The dimensions every metric carries.
   public let dimensions: [(String, String)]
   private let instruments: Instruments
+  private let sources: SourceInstruments
 
   /// Creates the metrics of a store; they are registered with `factory` at once.
   /// - Parameters:
@@ -55,6 +61,7 @@ public struct StoreMetrics: Sendable {
     self.prefix = prefix
     self.dimensions = dimensions
     instruments = Instruments(prefix: prefix, dimensions: dimensions, factory: factory)
+    sources = SourceInstruments(prefix: prefix, dimensions: dimensions, factory: factory)
   }
 
   /// Records every event until the task is cancelled or the store shuts down, beginning with the
@@ -77,9 +84,13 @@ public struct StoreMetrics: Sendable {
     case .reloaded:
       instruments.reloadsOK.increment()
       instruments.lastReload.record(Self.now)
-    case .failed: instruments.reloadsFailed.increment()
+    case .failed(let error):
+      instruments.reloadsFailed.increment()
+      sources.failed(error)
     case .rejected: instruments.rejectedValues.increment()
-    case .recovered: instruments.recoveries.increment()
+    case .recovered(let error):
+      instruments.recoveries.increment()
+      sources.recovered(error)
     case .pendingRestart: break  // the gauge below counts the standing ones
     case .watcherFallback: instruments.watcherFallbacks.increment()
     case .diagnosed(let diagnostic): instruments.diagnostics(diagnostic.severity).increment()

@@ -76,12 +76,20 @@ struct RecordedMetrics {
       try SvcFixtures.write("[server\nport = 9090\n", to: file)
       #expect(try await SvcFixtures.waitUntil { try recorded.reloads("failed") == 1 })
       #expect(try await SvcFixtures.waitUntil { try recorded.gauge("failing_sources") == 1 })
+      // … and counted for its file.
+      #expect(try recorded.counter("source_failures_total", [("source", file)]) == 1)
+      #expect(
+        try backend.expectGauge("strata_source_failing", [("store", "test"), ("source", file)]).lastValue == 1
+      )
 
       // Fixed, with the restart-required token changed: both problems recover, a restart is pending.
       try SvcFixtures.write("[server]\nport = 9090\ntoken = second\n", to: file)
       #expect(try await SvcFixtures.waitUntil { try recorded.gauge("pending_restarts") == 1 })
       #expect(try await SvcFixtures.waitUntil { try recorded.counter("recoveries_total") == 2 })
       #expect(try recorded.gauge("failing_sources") == 0)
+      #expect(
+        try backend.expectGauge("strata_source_failing", [("store", "test"), ("source", file)]).lastValue == 0
+      )
       #expect(server.token == "first")
 
       // An unknown key: a warning diagnostic, one more key, and a reload that names it.

@@ -8,6 +8,7 @@ import StrataEtcd
 import StrataLogging
 import StrataMetrics
 import StrataServiceLifecycle
+import StrataYAML
 import UnixSignals
 
 /// The samples of the Integrations' doc comments and of the StrataEtcd catalog, compiled here and
@@ -21,6 +22,14 @@ enum IntegrationSnippets {
       router: router, configuration: ApplicationConfiguration(reader: reader.scoped(to: "http")))
     // snippet: end
     return app
+  }
+
+  static func yamlRegister() {
+    // snippet: yaml-register
+    let formats = FormatRegistry.standard.registering(YAMLFormat())
+    let store = SettingsStore(app: "demo", formats: formats)  // reads /etc/demo/demo.yaml too
+    // snippet: end
+    _ = store
   }
 
   static func etcdLayer() {
