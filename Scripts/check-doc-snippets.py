@@ -16,9 +16,9 @@ The Swift files themselves are compiled by `swift build --build-tests` (Tests/Do
 target, the Quick start an executable target).
 
 The samples of the API's doc comments follow the same rule: each ```swift block in the `///` comments of
-Sources/**/*.swift and Integrations/Sources/**/*.swift has its marker on the comment line before
-its fence, and the block, less each line's
-`///` and the one space after it, must equal its region:
+Sources/**/*.swift, Integrations/Sources/**/*.swift and Integrations/StrataVapor/Sources/**/*.swift has
+its marker on the comment line before its fence, and the block, less each line's `///` and the one space
+after it, must equal its region:
 
     /// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#SettingsStore -->
     /// ```swift
@@ -40,8 +40,10 @@ REGION = re.compile(r"^\s*// snippet: ([A-Za-z0-9_-]+)$")
 
 DOC_COMMENT = re.compile(r"^\s*/// ?(.*)$")
 
-# The Integrations package's samples are compiled in its test target (it needs the ecosystem packages).
+# The Integrations package's samples are compiled in its test target (it needs the ecosystem packages),
+# and StrataVapor's in its own package's.
 INTEGRATION_SNIPPETS = "Integrations/Tests/StrataIntegrationsTests/DocSnippets"
+VAPOR_SNIPPETS = "Integrations/StrataVapor/Tests/StrataVaporTests/DocSnippets"
 
 
 def documents(root):
@@ -50,6 +52,7 @@ def documents(root):
     paths += sorted(glob.glob(os.path.join(root, "Sources/**/*.swift"), recursive=True))
     paths += sorted(glob.glob(os.path.join(root, "Integrations/Sources/**/*.docc/*.md"), recursive=True))
     paths += sorted(glob.glob(os.path.join(root, "Integrations/Sources/**/*.swift"), recursive=True))
+    paths += sorted(glob.glob(os.path.join(root, "Integrations/StrataVapor/Sources/**/*.swift"), recursive=True))
     return [path for path in paths if os.path.exists(path)]
 
 
@@ -176,6 +179,7 @@ def main():
                     f"  shown:    {a}\n  compiled: {b}\n  copy the compiled code into the document (or fix the file)")
     snippet_files = glob.glob(os.path.join(root, "Tests/DocSnippets/*.swift"))
     snippet_files += glob.glob(os.path.join(root, INTEGRATION_SNIPPETS, "*.swift"))
+    snippet_files += glob.glob(os.path.join(root, VAPOR_SNIPPETS, "*.swift"))
     for source in sorted(snippet_files):
         file = os.path.relpath(source, root)
         try:

@@ -66,9 +66,15 @@ public struct LiveLevelLogHandler<Wrapped: LogHandler>: LogHandler {
     set { wrapped[metadataKey: key] = newValue }
   }
 
-  /// Passes the record to the wrapped handler (the logger has already checked the level).
+  /// Passes the record to the wrapped handler (the logger has already checked the level), told the
+  /// level in effect: a handler that formats by its level (Vapor's `ConsoleLogger` shows the label at
+  /// `trace` and the source location at `debug`) formats as at that level.
   public func log(event: LogEvent) {
-    wrapped.log(event: event)
+    let level = logLevel
+    guard wrapped.logLevel != level else { return wrapped.log(event: event) }
+    var told = wrapped
+    told.logLevel = level
+    told.log(event: event)
   }
 }
 

@@ -11,7 +11,8 @@ extension EtcdTests {
     let etcd = etcdServer.connection
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, _) = try HummingbirdServerTests.makeRoot(in: dir)
-      let server = try HummingbirdServerProcess(arguments: ["--root", root, "--etcd", etcdServer.endpoint])
+      let server = try ServerProcess(
+        executable: "hummingbird-server", arguments: ["--root", root, "--etcd", etcdServer.endpoint])
       defer { server.killNow() }
       let base = try await HummingbirdServerTests.waitForServer(server)
       #expect(try await HummingbirdServerTests.get(base + "/").body == "Hello, world!\n")

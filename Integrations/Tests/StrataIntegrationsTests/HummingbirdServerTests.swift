@@ -24,7 +24,7 @@ import Testing
   }
 
   /// Waits for the server to listen and the store to watch; the base URL.
-  static func waitForServer(_ server: HummingbirdServerProcess) async throws -> String {
+  static func waitForServer(_ server: ServerProcess) async throws -> String {
     let prefix = "Server started and listening on "
     let started = await SvcFixtures.waitUntil(within: 120) {
       server.transcript.contains(prefix) && server.transcript.contains("configuration: watching")
@@ -60,7 +60,7 @@ import Testing
   @Test func editsChangeResponsesWithoutARestartAndThePortChangeWaitsForOne() async throws {
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, ini) = try Self.makeRoot(in: dir)
-      let server = try HummingbirdServerProcess(arguments: ["--root", root])
+      let server = try ServerProcess(executable: "hummingbird-server", arguments: ["--root", root])
       defer { server.killNow() }
       let base = try await Self.waitForServer(server)
       #expect(try await Self.get(base + "/").body == "Hello, world!\n")
@@ -111,7 +111,8 @@ import Testing
   @Test func sighupReloadsThroughServiceLifecycleAndTheLogLevelFollowsTheFile() async throws {
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, ini) = try Self.makeRoot(in: dir)
-      let server = try HummingbirdServerProcess(
+      let server = try ServerProcess(
+        executable: "hummingbird-server",
         arguments: ["--root", root], environment: ["HBSERVER_GREETING_MESSAGE": "Hi"])
       defer { server.killNow() }
       let base = try await Self.waitForServer(server)

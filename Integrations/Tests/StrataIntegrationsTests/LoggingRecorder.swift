@@ -8,6 +8,8 @@ struct LoggingRecorder: LogHandler {
     var level: Logger.Level
     var message: String
     var metadata: Logger.Metadata
+    /// The handler's own level when it wrote the record.
+    var handlerLevel: Logger.Level
   }
 
   /// The records, shared by every copy of the handler.
@@ -35,7 +37,7 @@ struct LoggingRecorder: LogHandler {
   func log(event: LogEvent) {
     let record = Record(
       level: event.level, message: "\(event.message)",
-      metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+      metadata: metadata.merging(event.metadata ?? [:]) { $1 }, handlerLevel: logLevel)
     storage.records.withLock { $0.append(record) }
   }
 

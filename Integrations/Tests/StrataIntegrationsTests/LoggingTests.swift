@@ -173,6 +173,8 @@ final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
       pinned.logLevel = .trace  // a level set on a logger wins over the setting
       pinned.trace("pinned")
       #expect(storage.all.map(\.message) == ["shown", "pinned"])
+      // The wrapped handler is told the level in effect (Vapor's console logger formats by it).
+      #expect(storage.all.map(\.handlerLevel) == [.debug, .trace])
     }
   }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// The sample server run as a real process, its output collected; killed and reaped when released.
-final class HummingbirdServerProcess: Sendable {
+/// A sample server (`hummingbird-server`, `vapor-server`) run as a real process, its output collected;
+/// killed and reaped when released. The StrataVapor package's tests compile this file through a link.
+final class ServerProcess: Sendable {
   private let process: Process
   private let output = Output()
   private let exit = ProcessExit()
@@ -12,16 +13,18 @@ final class HummingbirdServerProcess: Sendable {
     let text = Mutex("")
   }
 
-  /// Starts the built `hummingbird-server` with `arguments` and a clean environment plus `environment`.
-  /// Its control socket goes in the `--root` directory (`RUNTIME_DIRECTORY`), never the machine's
-  /// `/run/hbserver`.
-  init(arguments: [String], environment: [String: String] = [:]) throws {
+  /// Starts the built `executable` with `arguments` and a clean environment plus `environment`. Its
+  /// control socket goes in its root directory (`--root DIR` or `VAPOR_SERVER_ROOT`, as
+  /// `RUNTIME_DIRECTORY`), never the machine's `/run/NAME`.
+  init(executable: String, arguments: [String], environment: [String: String] = [:]) throws {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+    process.executableURL = URL(fileURLWithPath: Self.binaryPath(executable))
     process.arguments = arguments
     var base = ["PATH": "/usr/bin:/bin", "HOME": "/home/user"]
     if let index = arguments.firstIndex(of: "--root"), arguments.indices.contains(index + 1) {
       base["RUNTIME_DIRECTORY"] = arguments[index + 1]
+    } else if let root = environment["VAPOR_SERVER_ROOT"] {
+      base["RUNTIME_DIRECTORY"] = root
     }
     process.environment = base.merging(environment) { $1 }
     let pipe = Pipe()
@@ -41,10 +44,10 @@ final class HummingbirdServerProcess: Sendable {
     killNow()
   }
 
-  /// The built binary, next to the test bundle.
-  static var binaryPath: String {
+  /// The built binary `name`, next to the test bundle.
+  static func binaryPath(_ name: String) -> String {
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    return executable.deletingLastPathComponent().appendingPathComponent("hummingbird-server").path
+    return executable.deletingLastPathComponent().appendingPathComponent(name).path
   }
 
   /// What it printed so far (stdout and stderr).
@@ -55,6 +58,16 @@ final class HummingbirdServerProcess: Sendable {
 
   /// Whether it still runs.
   var isRunning: Bool { process.isRunning }
+
+  /// Whether it has a handler for `signal` (the `SigCgt` mask of `/proc/PID/status`): a signal sent
+  /// before then ends it instead.
+  func catches(_ signal: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+      let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << UInt64(signal - 1)) != 0
+  }
 
   /// Sends a signal.
   func send(_ signal: Int32) {

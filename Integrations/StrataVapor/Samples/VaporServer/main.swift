@@ -1,0 +1,65 @@
+import Logging
+import Strata
+import StrataLogging
+import StrataVapor
+import Vapor
+
+// A Vapor 4 server configured by Strata: typed groups over layered files, the environment and the
+// command line, live reload run by Vapor's lifecycle, one logging bootstrap. See README.md.
+
+// snippet: main
+// Strata's `--section.key` options go to the store, the rest to Vapor (ConsoleKit refuses options it
+// does not know).
+let arguments = SettingsArguments(splitting: CommandLine.arguments)
+var environment = try Environment.detect(arguments: arguments.vapor)
+let store = SettingsStore(
+  app: "vaporserver", root: Environment.get("VAPOR_SERVER_ROOT"), arguments: arguments.settings)
+let http = HTTPSettings(store: store)
+let greeting = GreetingSettings(store: store)
+let log = LogSettings(store: store)
+try LoggingSystem.bootstrap(from: &environment, followingLevel: log.$level)
+
+let app = try await Application.make(environment)
+// Reloads at the default level, failures standing out.
+let eventLevels = StoreEventLogger.Levels(
+  reloaded: .info, failed: .error, rejected: .warning, pendingRestart: .warning)
+app.lifecycle.use(SettingsStoreLifecycle(store: store, logger: app.logger, eventLevels: eventLevels))
+app.http.server.configuration.hostname = http.hostname  // `serve --hostname`/`--port` win over these
+app.http.server.configuration.port = http.port
+// snippet: end
+
+// The store's control socket, for `config-dump --running vaporserver` (see README.md): in
+// $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/vaporserver or /run/vaporserver; only this process's user
+// and root may open it. Without it the server still serves.
+let logger = app.logger
+let control = Task.detached {
+  do {
+    try await store.serveControl()
+  } catch {
+    logger.warning("no control socket: \(error)")
+  }
+}
+
+app.get { request in
+  request.logger.debug("greeting answered for \(greeting.name)")  // written when log.level is debug
+  return "\(greeting.message), \(greeting.name)!\n"
+}
+app.get("status") { _ in
+  var lines = [
+    "environment: \(app.environment.name)", "generation: \(store.generation)",
+    "greeting.name: \(greeting.name) from \(greeting.$name.origin)",
+  ]
+  lines += store.pendingRestarts.map { "pending: \($0)" }
+  return lines.joined(separator: "\n") + "\n"
+}
+
+do {
+  try await app.execute()
+} catch {
+  // `execute` has logged it: ConsoleKit's `unknownInput("--prot 9000")` for an option no command has.
+  control.cancel()
+  try? await app.asyncShutdown()
+  exit(1)
+}
+control.cancel()
+try await app.asyncShutdown()

@@ -1,0 +1,108 @@
+public import Logging
+public import Strata
+public import StrataLogging
+import StrataServiceLifecycle
+import Synchronization
+public import Vapor
+
+/// A store's run loop as a Vapor `LifecycleHandler`: it starts when the application boots, watches the
+/// store's sources and reloads on `SIGHUP` while the application runs, and ends when it shuts down.
+///
+/// <!-- snippet: Integrations/StrataVapor/Tests/StrataVaporTests/DocSnippets/VaporSnippets.swift#SettingsStoreLifecycle -->
+/// ```swift
+/// let app = try await Application.make(environment)
+/// app.lifecycle.use(SettingsStoreLifecycle(store: store, logger: app.logger))
+/// try await app.execute()  // serves until SIGTERM or SIGINT
+/// try await app.asyncShutdown()  // the store's run loop ends here
+/// ```
+///
+/// With `Application.make` and `execute()`, boot waits until the store watches every source, so an edit
+/// made once the server answers is seen. The store's events (reloads, failures, pending restarts) and
+/// its standing problems at start (an unknown key with a "did you mean") are logged to `logger`.
+/// `SIGHUP` is handled as `SettingsStoreService` (StrataServiceLifecycle) handles it, which this type
+/// runs: do not also call `store.run(reloadOnHangup: true)` or `SettingsStore.catchHangupSignals()`.
+public struct SettingsStoreLifecycle: LifecycleHandler {
+  /// The store whose sources are watched.
+  public let store: SettingsStore
+  /// Where the store's diagnostics and events are logged, if anywhere.
+  public let logger: Logger?
+  /// The level each kind of event is logged at.
+  public let eventLevels: StoreEventLogger.Levels
+  /// Whether `SIGHUP` reads every source again.
+  public let reloadsOnHangup: Bool
+  /// Told of readiness and of each reload request, for `Type=notify-reload` units.
+  public let systemd: SystemdNotifier?
+  /// The running loop, from boot to shutdown.
+  private let running = Running()
+
+  /// The task that runs the store's loop (a `LifecycleHandler` has no scope of its own to run it in).
+  private final class Running: Sendable {
+    let task = Mutex<Task<Void, Never>?>(nil)
+  }
+
+  /// Creates the handler; register it with `app.lifecycle.use(_:)`.
+  /// - Parameters:
+  ///   - store: the store to run.
+  ///   - logger: when given (`app.logger`), the store's diagnostics at start and its events are logged
+  ///     there, with readiness and each `SIGHUP` at `info`.
+  ///   - eventLevels: the level of each kind of event (default: a reload at `debug`, problems at `info`).
+  ///   - reloadOnHangup: read every source again on `SIGHUP` (`systemctl reload`).
+  ///   - systemd: under a `Type=notify-reload` unit, `SystemdNotifier()` (it does nothing outside systemd).
+  public init(
+    store: SettingsStore, logger: Logger? = nil, eventLevels: StoreEventLogger.Levels = .init(),
+    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil
+  ) {
+    self.store = store
+    self.logger = logger
+    self.eventLevels = eventLevels
+    self.reloadsOnHangup = reloadOnHangup
+    self.systemd = systemd
+  }
+
+  /// Starts the store's run loop and returns once it watches every source.
+  public func willBootAsync(_ application: Application) async throws {
+    let (ready, readiness) = AsyncStream<Void>.makeStream()
+    start { readiness.finish() }
+    for await _ in ready {}  // ends at readiness, or when the loop ends before it
+  }
+
+  /// Starts the store's run loop without waiting for it to watch (an application booted without `async`).
+  public func willBoot(_ application: Application) throws {
+    start {}
+  }
+
+  /// Ends the store's run loop and waits until it has ended.
+  public func shutdownAsync(_ application: Application) async {
+    await stop()?.value
+  }
+
+  /// Ends the store's run loop (it ends shortly after; an application shut down without `async`).
+  public func shutdown(_ application: Application) {
+    _ = stop()
+  }
+
+  /// Runs the loop in a task, unless it runs already; `onReady` is called once it watches every source,
+  /// or when the loop ends before that.
+  private func start(onReady: @escaping @Sendable () -> Void) {
+    let service = SettingsStoreService(
+      store: store, logger: logger, eventLevels: eventLevels, reloadOnHangup: reloadsOnHangup,
+      systemd: systemd, onReady: onReady)
+    running.task.withLock { task in
+      guard task == nil else { return onReady() }
+      task = Task {
+        try? await service.run()  // it throws nothing; it returns when cancelled
+        onReady()
+      }
+    }
+  }
+
+  /// Cancels the loop's task, if any; the task.
+  private func stop() -> Task<Void, Never>? {
+    let task = running.task.withLock { task in
+      defer { task = nil }
+      return task
+    }
+    task?.cancel()
+    return task
+  }
+}

@@ -1,0 +1,1 @@
+../../../Tests/StrataIntegrationsTests/ServerProcess.swift
