@@ -22,7 +22,7 @@ public enum LocalStreamSocket {
   /// is refused, so no one connects through a wider mode. The corresponding C functions are `socket`,
   /// `bind`, `chmod` and `listen` (`<sys/socket.h>`, `<sys/stat.h>`).
   public static func listen(at path: String, mode: mode_t, backlog: CInt = 16) -> CInt {
-    let fd = open()
+    let fd = UnixSocket.open(datagram: false)
     guard fd >= 0 else { return -1 }
     let bound = withAddress(path) { address, length in bind(fd, address, length) }
     guard bound == 0, chmod(path, mode) == 0, setNonBlocking(fd), cListen(fd, backlog) == 0 else {
@@ -41,7 +41,7 @@ public enum LocalStreamSocket {
   ///
   /// The corresponding C functions are `socket` and `connect` (`<sys/socket.h>`).
   public static func connect(to path: String) -> CInt {
-    let fd = open()
+    let fd = UnixSocket.open(datagram: false)
     guard fd >= 0 else { return -1 }
     let connected = withAddress(path) { address, length in
       Syscall.retryingInterrupts { cConnect(fd, address, length) }
@@ -61,7 +61,7 @@ public enum LocalStreamSocket {
   /// glibc, Bionic and musl have `accept4(fd, nil, nil, SOCK_CLOEXEC | SOCK_NONBLOCK)`
   /// (`<sys/socket.h>`), which the Glibc module leaves out (a GNU extension): it is looked up at run
   /// time. Darwin has none: `accept`, then `fcntl` (`<fcntl.h>`) for both flags and `SO_NOSIGPIPE`,
-  /// as ``open()`` does.
+  /// as a new socket gets them.
   public static func accept(_ fd: CInt) -> CInt {
     #if !canImport(Darwin)
       typealias Accept4 =
@@ -74,7 +74,9 @@ public enum LocalStreamSocket {
     #endif
     let accepted = Syscall.retryingInterrupts { cAccept(fd) }
     guard accepted >= 0 else { return -1 }
-    guard fcntl(accepted, F_SETFD, FD_CLOEXEC) == 0, setNonBlocking(accepted), noSignalOnPipe(accepted) else {
+    guard fcntl(accepted, F_SETFD, FD_CLOEXEC) == 0, setNonBlocking(accepted),
+      UnixSocket.noSignalOnPipe(accepted)
+    else {
       let saved = errno
       _ = close(accepted)
       errno = saved
@@ -115,36 +117,6 @@ public enum LocalStreamSocket {
   /// Stops sending on `fd` (`shutdown(SHUT_WR)`, `<sys/socket.h>`): the peer reads the end of the data.
   public static func finishSending(_ fd: CInt) {
     _ = shutdown(fd, CInt(SHUT_WR))
-  }
-
-  /// A new stream socket closed on `exec` (and, on Darwin, never raising `SIGPIPE`), spelled per
-  /// platform as ``LocalDatagramSocket/open()`` is.
-  private static func open() -> CInt {
-    #if canImport(Darwin)
-      let fd = socket(AF_UNIX, SOCK_STREAM, 0)
-      guard fd >= 0 else { return -1 }
-      guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0, noSignalOnPipe(fd) else {
-        let saved = errno
-        _ = close(fd)
-        errno = saved
-        return -1
-      }
-      return fd
-    #elseif canImport(Glibc)
-      return socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-    #else
-      return socket(AF_UNIX, CInt(SOCK_STREAM) | CInt(SOCK_CLOEXEC), 0)
-    #endif
-  }
-
-  /// Sets `SO_NOSIGPIPE` on Darwin (it has no `MSG_NOSIGNAL`); elsewhere the send flags do it.
-  private static func noSignalOnPipe(_ fd: CInt) -> Bool {
-    #if canImport(Darwin)
-      var one: CInt = 1
-      return setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<CInt>.size)) == 0
-    #else
-      return true
-    #endif
   }
 
   private static func setNonBlocking(_ fd: CInt) -> Bool {
