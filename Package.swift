@@ -17,6 +17,8 @@ let package = Package(
     .library(name: "Strata", targets: ["Strata"]),
     .library(name: "StrataTesting", targets: ["StrataTesting"]),
     .executable(name: "config-dump", targets: ["config-dump"]),
+    // config-dump as a library, for a tool with more formats (Integrations' config-dump-yaml).
+    .library(name: "ConfigDumpTool", targets: ["ConfigDumpTool"]),
     .executable(name: "settings-example", targets: ["settings-example"]),
     .executable(name: "hot-reload-server", targets: ["hot-reload-server"]),
   ],
@@ -33,8 +35,10 @@ let package = Package(
     .target(name: "Strata", dependencies: ["StrataPlatform"], swiftSettings: swiftSettings),
     // The conformance kit for sources: no test framework, failures are values.
     .target(name: "StrataTesting", dependencies: ["Strata"], swiftSettings: swiftSettings),
-    .executableTarget(
-      name: "config-dump", dependencies: ["Strata", "StrataPlatform"], swiftSettings: swiftSettings),
+    // config-dump's options, output and exit statuses; the executable only calls ConfigDump.main().
+    .target(
+      name: "ConfigDumpTool", dependencies: ["Strata", "StrataPlatform"], swiftSettings: swiftSettings),
+    .executableTarget(name: "config-dump", dependencies: ["ConfigDumpTool"], swiftSettings: swiftSettings),
     .executableTarget(
       name: "settings-example", dependencies: ["Strata"], path: "Samples/SettingsExample",
       swiftSettings: swiftSettings),

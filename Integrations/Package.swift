@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
     .executable(name: "strata-etcd-bench", targets: ["StrataEtcdBenchmark"]),
     .executable(name: "strata-yaml-fuzz", targets: ["StrataYAMLFuzz"]),
+    .executable(name: "config-dump-yaml", targets: ["ConfigDumpYAML"]),
   ],
   dependencies: [
     .package(name: "Strata", path: ".."),
@@ -122,6 +123,15 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       path: "Benchmarks/StrataEtcdBenchmark", swiftSettings: swiftSettings),
+    // config-dump with YAML registered (the tool is the root package's ConfigDumpTool).
+    .executableTarget(
+      name: "ConfigDumpYAML",
+      dependencies: [
+        "StrataYAML",
+        .product(name: "ConfigDumpTool", package: "Strata"),
+        .product(name: "Strata", package: "Strata"),
+      ],
+      path: "Tools/ConfigDumpYAML", swiftSettings: swiftSettings),
     // The YAML format under libFuzzer (Scripts/fuzz-yaml.sh builds it with --sanitize=fuzzer); built
     // plainly, it replays the files it is given.
     .executableTarget(
@@ -134,7 +144,7 @@ let package = Package(
     .testTarget(
       name: "StrataYAMLTests",
       dependencies: [
-        "StrataYAML",
+        "StrataYAML", "ConfigDumpYAML",
         .product(name: "Strata", package: "Strata"),
       ],
       exclude: ["Corpus"], swiftSettings: swiftSettings),

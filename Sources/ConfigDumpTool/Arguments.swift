@@ -36,7 +36,7 @@ struct Arguments {
   var asksRunningService: Bool { running != nil || pid != nil || socket != nil }
 
   /// The formats `--input-format` names one of (not an option: given to ``parse(_:formats:)``).
-  var formats = FormatRegistry.standard
+  var formats = ConfigDumpTool.formats
 
   /// A command line that cannot be run; `config-dump` prints it with the usage and exits 2.
   struct UsageError: Error {
@@ -45,7 +45,8 @@ struct Arguments {
 
   /// Parses `arguments` (without the program name) by the table of ``Option/all``. Options take
   /// `--name value` or `--name=value`; `--` ends the options. `--input-format` takes a name of `formats`.
-  static func parse(_ arguments: [String], formats: FormatRegistry = .standard) throws(UsageError)
+  static func parse(_ arguments: [String], formats: FormatRegistry = ConfigDumpTool.formats)
+    throws(UsageError)
     -> Arguments
   {
     var result = Arguments()

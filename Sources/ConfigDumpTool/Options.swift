@@ -262,9 +262,9 @@ struct Option {
   }
 }
 
-/// The extensions of the standard registry, as in `.plist .json …`.
-let extensionList = FormatRegistry.standard.allExtensions.map { "." + $0 }.joined(separator: " ")
-/// The names of the standard registry's formats, as `--input-format` takes them.
-let formatNames = FormatRegistry.standard.names.joined(separator: ", ")
-/// The main-file extensions of the standard registry, as in `NAME.{plist,json,ini,env,toml}`.
-let mainFiles = FormatRegistry.standard.mainFileExtensions.joined(separator: ",")
+/// The extensions of the tool's formats, as in `.plist .json …`.
+var extensionList: String { formats.allExtensions.map { "." + $0 }.joined(separator: " ") }
+/// The names of the tool's formats, as `--input-format` takes them.
+var formatNames: String { formats.names.joined(separator: ", ") }
+/// The main-file extensions of the tool's formats, as in `NAME.{plist,json,ini,env,toml}`.
+var mainFiles: String { formats.mainFileExtensions.joined(separator: ",") }

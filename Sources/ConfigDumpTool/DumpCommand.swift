@@ -12,7 +12,7 @@ struct DumpCommand {
   var arguments: Arguments
   var environment: [String: String]
   /// The formats FILE arguments, the app's files and `--input-format` are read with.
-  var formats = FormatRegistry.standard
+  var formats = ConfigDumpTool.formats
 
   /// - Parameter loaded: receives the snapshot that was printed (typed, not redacted), for `--watch`.
   /// Prints the dump (or the check) and returns the exit status. `raw`, when given, is the layers'

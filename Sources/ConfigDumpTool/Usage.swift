@@ -1,8 +1,8 @@
 import Strata
 
-/// The text of `config-dump --help`; the formats listed are those of the standard registry, which
-/// `config-dump` reads with.
-let usage = """
+/// The text of `config-dump --help`; the formats listed are those the tool reads with.
+var usage: String {
+  """
   USAGE: config-dump [options] [FILE...]
 
   Prints the merged effective configuration, with where each value came from.
@@ -30,6 +30,7 @@ let usage = """
   db.pool_size) and are reported as unknown by --check.
 
   """
+}
 
 /// The help lines of a section's options, from ``Option/all``.
 private func optionLines(_ section: Option.Section) -> String {

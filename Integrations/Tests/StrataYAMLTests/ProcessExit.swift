@@ -1,0 +1,1 @@
+../StrataIntegrationsTests/ProcessExit.swift
