@@ -4,7 +4,7 @@
 /// Both reach the same client URLs (etcd serves gRPC and the gateway on one port) and behave alike:
 /// the same endpoints and failover, ``EtcdCredentials``, ``EtcdTLS``, checks of the cluster, status,
 /// metrics and errors. They differ in what etcd spends on a read of the whole prefix: the gateway turns
-/// each key into JSON, so at 10,000 keys its answer alone takes 2.3–2.7× as long as
+/// each key into JSON, so at 10,000 keys its answer alone takes 2.3–3× as long as
 /// `etcdctl get --prefix` (BENCHMARKS.md), while gRPC answers in protobuf, as to etcdctl.
 public struct EtcdTransport: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Sendable, Hashable {
