@@ -39,6 +39,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     // ByteBuffer and event loops, which async-http-client's API is made of.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+    // The etcd source's gRPC transport: grpc-swift 2, its HTTP/2 transport over SwiftNIO, and protobuf
+    // (the messages are generated and committed: Scripts/generate-etcd-grpc.sh).
+    .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.0"),
+    .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.0"),
+    .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.0"),
+    .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     // YAML through libyaml (swift-configuration's YAML provider uses the same package).
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
   ],
@@ -78,7 +84,7 @@ let package = Package(
         .product(name: "Configuration", package: "swift-configuration"),
       ],
       swiftSettings: swiftSettings),
-    // An etcd v3 source over etcd's HTTP/JSON gateway.
+    // An etcd v3 source over etcd's HTTP/JSON gateway, or its gRPC API for reads of the prefix.
     .target(
       name: "StrataEtcd",
       dependencies: [
@@ -88,6 +94,10 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "CoreMetrics", package: "swift-metrics"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
       swiftSettings: swiftSettings),
     // YAML files (1.2 core schema) through Yams, with the line and column of every value.

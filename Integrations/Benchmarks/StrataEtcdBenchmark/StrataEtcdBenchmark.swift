@@ -21,7 +21,8 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
 /// Strata's etcd source beside `etcdctl` on one real etcd server, in one run, with 10,000 keys below
 /// the prefix: put → seen (`etcdctl watch --prefix` printing the value; a settings group's `changes`
 /// stream yielding it), start-up (`etcdctl get --prefix`; a store's first load until it is ready),
-/// and the memory a store holds per key. Prints one table per server: data in memory, then on disk.
+/// and the memory a store holds per key; the first two for each ``EtcdTransport`` (the gateway, gRPC).
+/// Prints one table per server: data in memory, then on disk.
 ///
 ///     swift build -c release --package-path Integrations --product strata-etcd-bench
 ///     Integrations/.build/release/strata-etcd-bench [keys] [puts]
@@ -70,21 +71,28 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
         "\n\(keys) keys below \(prefix) + \(key), data \(inMemory ? "in memory (/dev/shm)" : "on disk (/tmp)")"
       )
       print(row("", "etcdctl", "Strata", "ratio"))
-      let (watched, seen) = try await latencies(server, etcdctl: etcdctl, puts: puts)
-      for p in [0.5, 0.9] {
-        let (a, b) = (percentile(watched, p), percentile(seen, p))
-        print(row("put → seen p\(Int(p * 100)) (\(puts) puts)", ms(a), ms(b), ratio(b, a)))
+      for transport in [EtcdTransport.gateway, .grpc] {
+        let (watched, seen) = try await latencies(server, etcdctl: etcdctl, puts: puts, transport: transport)
+        for p in [0.5, 0.9] {
+          let (a, b) = (percentile(watched, p), percentile(seen, p))
+          let label = transport == .grpc ? "put → seen over gRPC p" : "put → seen p"
+          print(row("\(label)\(Int(p * 100)) (\(puts) puts)", ms(a), ms(b), ratio(b, a)))
+        }
       }
-      let (read, startUp) = try await startUps(server, etcdctl: etcdctl, runs: 7)
+      let (read, startUp, grpcStartUp) = try await startUps(server, etcdctl: etcdctl, runs: 7)
       print(row("start-up, median of 7", ms(read), ms(startUp), ratio(startUp, read)))
+      print(row("start-up over gRPC, median of 7", ms(read), ms(grpcStartUp), ratio(grpcStartUp, read)))
       if let curl = which("curl") {
         // The floor of any client of the HTTP/JSON gateway: etcd's own time to answer the range.
         let gateway = try await gatewayRange(server, curl: curl, runs: 7)
         print(row("  the gateway's range alone (curl)", ms(gateway), "", ratio(gateway, read)))
       }
-      let (range, fetch) = try await startUpParts(server, runs: 7)
+      let (range, fetch) = try await startUpParts(server, transport: .gateway, runs: 7)
       print(row("  of which: the range read", "", ms(range), ""))
       print(row("  of which: the layer's fetch", "", ms(fetch), ""))
+      let (grpcRange, grpcFetch) = try await startUpParts(server, transport: .grpc, runs: 7)
+      print(row("  over gRPC: the range read", "", ms(grpcRange), ""))
+      print(row("  over gRPC: the layer's fetch", "", ms(grpcFetch), ""))
       let perKey = await bytesPerKey(server, keys: keys + 1)
       print(row("malloc'd bytes per key", "", "\(perKey) B", ""))
     }
@@ -108,11 +116,11 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
 
   /// Each put's latency until `etcdctl watch --prefix` printed it, and until the typed stream
   /// yielded it, the same put seen by both at once.
-  static func latencies(_ server: BenchServer, etcdctl: String, puts: Int) async throws -> (
-    watched: [Duration], seen: [Duration]
-  ) {
+  static func latencies(
+    _ server: BenchServer, etcdctl: String, puts: Int, transport: EtcdTransport
+  ) async throws -> (watched: [Duration], seen: [Duration]) {
     let etcd = EtcdConnection(client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(30))
-    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix)
+    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, transport: transport)
     let store = SettingsStore(layers: [layer])
     let ready = Mutex(false)
     let running = Task { await store.run(onReady: { ready.withLock { $0 = true } }) }
@@ -164,12 +172,14 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
   }
 
   /// The median time of `etcdctl get --prefix` (a process that reads every key and prints it), and
-  /// of a new store's first load of the prefix until it is ready.
+  /// of a new store's first load of the prefix until it is ready, through the gateway and through
+  /// gRPC (the three taken in turn in each run).
   static func startUps(_ server: BenchServer, etcdctl: String, runs: Int) async throws -> (
-    read: Duration, startUp: Duration
+    read: Duration, startUp: Duration, grpcStartUp: Duration
   ) {
     var reads: [Duration] = []
     var startUps: [Duration] = []
+    var grpcStartUps: [Duration] = []
     for _ in 0..<runs {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: etcdctl)
@@ -180,22 +190,29 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
       try process.run()
       process.waitUntilExit()
       reads.append(ContinuousClock.now - began)
-
-      let store = SettingsStore(layers: [EtcdLayer(endpoints: [server.endpoint], prefix: prefix)])
-      let readyAt = Mutex<ContinuousClock.Instant?>(nil)
-      let started = ContinuousClock.now
-      let running = Task { await store.run(onReady: { readyAt.withLock { $0 = .now } }) }
-      let ready = await eventually { readyAt.withLock { $0 } != nil }
-      running.cancel()
-      await running.value
-      store.shutdown()
-      guard ready, let at = readyAt.withLock({ $0 }) else { throw BenchError("the store did not get ready") }
-      guard store.snapshot.value(forKey: "svc000.key00") != nil else {
-        throw BenchError("the store was ready without the keys")
-      }
-      startUps.append(at - started)
+      startUps.append(try await storeStartUp(server, transport: .gateway))
+      grpcStartUps.append(try await storeStartUp(server, transport: .grpc))
     }
-    return (percentile(reads, 0.5), percentile(startUps, 0.5))
+    return (percentile(reads, 0.5), percentile(startUps, 0.5), percentile(grpcStartUps, 0.5))
+  }
+
+  /// The time from a new store's `run()` over an etcd layer (reading through `transport`) until it is
+  /// ready with the prefix's keys.
+  static func storeStartUp(_ server: BenchServer, transport: EtcdTransport) async throws -> Duration {
+    let store = SettingsStore(
+      layers: [EtcdLayer(endpoints: [server.endpoint], prefix: prefix, transport: transport)])
+    let readyAt = Mutex<ContinuousClock.Instant?>(nil)
+    let started = ContinuousClock.now
+    let running = Task { await store.run(onReady: { readyAt.withLock { $0 = .now } }) }
+    let ready = await eventually { readyAt.withLock { $0 } != nil }
+    running.cancel()
+    await running.value
+    store.shutdown()
+    guard ready, let at = readyAt.withLock({ $0 }) else { throw BenchError("the store did not get ready") }
+    guard store.snapshot.value(forKey: "svc000.key00") != nil else {
+      throw BenchError("the store was ready without the keys (\(transport))")
+    }
+    return at - started
   }
 
   /// The median time of `curl` posting the prefix's range request to the gateway, its answer to
@@ -218,20 +235,21 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
     return percentile(times, 0.5)
   }
 
-  /// The median time of the range read alone (the request and its JSON and base64 decoding), and of
-  /// a new layer's first fetch (the read and the tree), without a store.
-  static func startUpParts(_ server: BenchServer, runs: Int) async throws -> (
+  /// The median time of the range read alone through `transport` (the request and its decoding), and
+  /// of a new layer's first fetch (the read and the tree), without a store.
+  static func startUpParts(_ server: BenchServer, transport: EtcdTransport, runs: Int) async throws -> (
     range: Duration, fetch: Duration
   ) {
     let etcd = EtcdConnection(
-      client: EtcdLayer.sharedClient, endpoint: server.endpoint, requestTimeout: .seconds(30))
+      client: EtcdLayer.sharedClient, endpoint: server.endpoint, requestTimeout: .seconds(30),
+      transport: transport)
     var ranges: [Duration] = []
     var fetches: [Duration] = []
     for _ in 0..<runs {
       var began = ContinuousClock.now
       _ = try await etcd.range(prefix: Array(prefix.utf8))
       ranges.append(ContinuousClock.now - began)
-      let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix)
+      let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, transport: transport)
       began = ContinuousClock.now
       _ = await layer.fetch(LoadContext())
       fetches.append(ContinuousClock.now - began)

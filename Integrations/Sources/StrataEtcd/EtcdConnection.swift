@@ -16,7 +16,8 @@ import NIOHTTP1
 #endif
 
 /// etcd's HTTP/JSON gateway, through an `HTTPClient`: range reads, watches, and (for tests and tools)
-/// puts, deletes and compactions.
+/// puts, deletes and compactions; with ``EtcdTransport/grpc``, range reads and authentication go
+/// through etcd's gRPC API instead (`EtcdConnection+GRPC.swift`).
 package struct EtcdConnection: Sendable {
   /// A request that failed: the server could not be reached, or answered with an error.
   package struct Failure: Error, CustomStringConvertible {
@@ -58,28 +59,31 @@ package struct EtcdConnection: Sendable {
   let authenticator: EtcdAuthenticator?
   /// TLS for `https://` endpoints (`nil`: the client's own configuration).
   let tls: EtcdTLSConfiguration?
+  /// What range reads go through.
+  let transport: EtcdTransport
 
   /// A connection to the members at `endpoints` (`http://127.0.0.1:2379`), as `credentials`' user,
   /// over `tls` for `https://` endpoints.
   package init(
     client: HTTPClient, endpoints: [String], requestTimeout: Duration, credentials: EtcdCredentials? = nil,
-    tls: EtcdTLS? = nil
+    tls: EtcdTLS? = nil, transport: EtcdTransport = .gateway
   ) {
     self.client = client
     self.endpoints = EtcdEndpoints(endpoints)
     self.requestTimeout = requestTimeout
     authenticator = credentials.map(EtcdAuthenticator.init)
     self.tls = tls.map(EtcdTLSConfiguration.init)
+    self.transport = transport
   }
 
   /// A connection to one member at `endpoint`.
   package init(
     client: HTTPClient, endpoint: String, requestTimeout: Duration, credentials: EtcdCredentials? = nil,
-    tls: EtcdTLS? = nil
+    tls: EtcdTLS? = nil, transport: EtcdTransport = .gateway
   ) {
     self.init(
       client: client, endpoints: [endpoint], requestTimeout: requestTimeout, credentials: credentials,
-      tls: tls)
+      tls: tls, transport: transport)
   }
 
   /// How many tokens the connection has asked for (0: none, or no credentials).
@@ -90,6 +94,7 @@ package struct EtcdConnection: Sendable {
 
   /// Every key that starts with `prefix`, in key order, and the header of the answer.
   package func range(prefix: [UInt8]) async throws -> (header: Header, entries: [Entry]) {
+    if transport == .grpc { return try await rangeOverGRPC(prefix: prefix) }
     let body = EtcdWire.RangeRequest(
       key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)))
     return try EtcdRangeReader.read(try await post("/v3/kv/range", body))
@@ -98,6 +103,7 @@ package struct EtcdConnection: Sendable {
   /// Asks the member at `endpoint` how many keys start with `prefix` (a small linearizable read, which
   /// needs the cluster's leader): throws when it does not answer within `timeout`.
   func check(prefix: [UInt8], at endpoint: String, timeout: Duration) async throws {
+    if transport == .grpc { return try await checkOverGRPC(prefix: prefix, at: endpoint, timeout: timeout) }
     let body = EtcdWire.CountRequest(
       key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)),
       count_only: true)
@@ -284,7 +290,7 @@ package struct EtcdConnection: Sendable {
   }
 
   /// What to do about an error etcd gave, when there is something to say.
-  private func advice(for message: String) -> String {
+  func advice(for message: String) -> String {
     if message.contains("user name is empty") && authenticator == nil {
       return " (etcd has authentication on: give the layer EtcdCredentials)"
     }

@@ -16,7 +16,8 @@
 ///   credentials: EtcdCredentials(user: "myapp", password: password),
 ///   tls: EtcdTLS(
 ///     caFile: "/etc/myapp/etcd-ca.pem",
-///     certificateFile: "/etc/myapp/etcd-client.pem", keyFile: "/etc/myapp/etcd-client-key.pem"))
+///     certificateFile: "/etc/myapp/etcd-client.pem", keyFile: "/etc/myapp/etcd-client-key.pem"),
+///   transport: .grpc)
 /// ```
 public struct EtcdTLS: Sendable, Hashable {
   /// The certificates of the authorities that sign the members' certificates (`nil`: the system's

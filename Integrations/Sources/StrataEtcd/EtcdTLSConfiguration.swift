@@ -52,6 +52,15 @@ final class EtcdTLSConfiguration: Sendable {
     return configuration
   }
 
+  /// The PEM bytes of the certificate authority, the client certificate and its key as the
+  /// configuration for a request now was made from (`nil` where not given): for etcd's gRPC
+  /// transport, which builds its own TLS context. Throws as ``current()`` does.
+  func currentFiles() throws(EtcdConnection.Failure) -> (ca: [UInt8]?, certificate: [UInt8]?, key: [UInt8]?) {
+    _ = try current()
+    let files = made.withLock { $0?.files } ?? [nil, nil, nil]
+    return (files[0], files[1], files[2])
+  }
+
   /// The certificates in the PEM file `path`; at least one.
   private static func certificates(
     _ bytes: [UInt8], path: String, what: String

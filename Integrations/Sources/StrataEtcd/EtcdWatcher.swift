@@ -79,6 +79,7 @@ struct EtcdWatcher: Sendable {
   /// Opens one watch (on a member not in `skipping`) and reads it until it ends or fails, or its member
   /// stops answering the checks.
   private func follow(skipping: Set<String>) async -> Outcome {
+    if connection.transport == .grpc { return await followOverGRPC(skipping: skipping) }
     let start = state.watchStart()
     let body: HTTPClientResponseBody
     let endpoint: String
@@ -99,7 +100,7 @@ struct EtcdWatcher: Sendable {
 
   /// Checks every `checkInterval` that the member at `endpoint` answers, within the request timeout,
   /// a linearizable read; returns when one fails (`nil` when cancelled).
-  private func check(_ endpoint: String) async -> Outcome? {
+  func check(_ endpoint: String) async -> Outcome? {
     while true {
       do {
         try await Task.sleep(for: checkInterval)

@@ -118,6 +118,9 @@ enum EtcdWire {
   struct Number<Value: FixedWidthInteger & Decodable>: Decodable {
     var value: Value
 
+    /// The number `value` (a message of etcd's gRPC API, in the gateway's shape).
+    init(_ value: Value) { self.value = value }
+
     init(from decoder: any Decoder) throws {
       // A string first: the gateway's way, and a failed decode (a thrown error) for each of 10,000
       // keys is most of a range read's decoding.

@@ -8,9 +8,12 @@ struct EtcdFollowedLayer {
   let running: EtcdRunningStore
   let settings: EtcdServerSettings
 
-  init(endpoints: [String], prefix: String, followsReset: Bool = false) async {
+  init(
+    endpoints: [String], prefix: String, followsReset: Bool = false, transport: EtcdTransport = .gateway
+  ) async {
     layer = EtcdLayer(
-      endpoints: endpoints, prefix: prefix, followsReset: followsReset, retry: EtcdTests.quickRetry)
+      endpoints: endpoints, prefix: prefix, followsReset: followsReset, transport: transport,
+      retry: EtcdTests.quickRetry)
     running = EtcdRunningStore(SettingsStore(layers: [layer]))
     settings = EtcdServerSettings(store: running.store, section: "server")
     #expect(await running.waitUntilReady())
@@ -23,7 +26,8 @@ extension EtcdTests {
   /// watch must resume on a survivor from the revision after the keys', without a read, and a write
   /// the survivors acknowledge must reach the layer within 10 s. Returns the figures as a phrase.
   func leaderFails(
-    _ prefix: String, within: Duration, _ fail: (EtcdServerProcess) async -> Void
+    _ prefix: String, within: Duration, transport: EtcdTransport,
+    _ fail: (EtcdServerProcess) async -> Void
   ) async throws -> String {
     let cluster = try await EtcdClusterProcess.started()
     defer { cluster.shutdown() }
@@ -32,7 +36,7 @@ extension EtcdTests {
     let survivors = cluster.members.indices.filter { $0 != leader }
     // The layer is given the leader first: its reads and its watch go there.
     let endpoints = ([leader] + survivors).map { cluster.members[$0].endpoint }
-    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix)
+    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix, transport: transport)
     let (layer, running) = (followed.layer, followed.running)
     defer { running.cancel() }
     #expect(followed.settings.port == 8080)
@@ -77,20 +81,29 @@ extension EtcdTests {
       + "failed events: \(running.failures.count); watch starts \(status.startRevisions), reads \(status.reads)"
   }
 
-  @Test func aKilledLeaderIsLeftForTheSurvivorsAndTheWatchResumesThereWithoutARead() async throws {
-    let figures = try await leaderFails(etcdTestPrefix("leader-killed"), within: .seconds(60)) {
-      await $0.crash()
-    }
-    print("etcd leader killed (SIGKILL): \(figures)")
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func aKilledLeaderIsLeftForTheSurvivorsAndTheWatchResumesThereWithoutARead(transport: EtcdTransport)
+    async throws
+  {
+    let figures = try await leaderFails(
+      etcdTestPrefix("leader-killed"), within: .seconds(60), transport: transport
+    ) { await $0.crash() }
+    print("etcd leader killed (SIGKILL), \(transport): \(figures)")
   }
 
-  @Test func aFrozenLeaderIsLeftForTheSurvivorsWithinTenSeconds() async throws {
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func aFrozenLeaderIsLeftForTheSurvivorsWithinTenSeconds(transport: EtcdTransport) async throws {
     // checkInterval (3 s) + requestTimeout (5 s), and 2 s for a busy machine.
-    let figures = try await leaderFails(etcdTestPrefix("leader-frozen"), within: .seconds(10)) { $0.freeze() }
-    print("etcd leader frozen (SIGSTOP): \(figures)")
+    let figures = try await leaderFails(
+      etcdTestPrefix("leader-frozen"), within: .seconds(10), transport: transport
+    ) { $0.freeze() }
+    print("etcd leader frozen (SIGSTOP), \(transport): \(figures)")
   }
 
-  @Test func aClusterThatLostItsQuorumIsReportedNamingEachMemberAndFollowedAgainWithoutARead() async throws {
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func aClusterThatLostItsQuorumIsReportedNamingEachMemberAndFollowedAgainWithoutARead(
+    transport: EtcdTransport
+  ) async throws {
     let cluster = try await EtcdClusterProcess.started()
     defer { cluster.shutdown() }
     let prefix = etcdTestPrefix("quorum-lost")
@@ -100,7 +113,7 @@ extension EtcdTests {
     let kept = try #require(cluster.members.indices.first { $0 != leader })
     let killed = cluster.members.indices.filter { $0 != kept }
     let endpoints = ([kept] + killed).map { cluster.members[$0].endpoint }
-    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix)
+    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix, transport: transport)
     let (layer, running) = (followed.layer, followed.running)
     defer { running.cancel() }
     #expect(layer.watchStatus.members == [endpoints[0]])
@@ -127,7 +140,7 @@ extension EtcdTests {
     let status = layer.watchStatus
     #expect(status.startRevisions.allSatisfy { $0 != nil } && status.reads == reads, "\(status)")
     print(
-      "etcd cluster without quorum (2 of 3 killed): reported after \(noticed): \(error.message); "
+      "etcd cluster without quorum (2 of 3 killed), \(transport): reported after \(noticed): \(error.message); "
         + "a member restarted: recovered \(recovered) after its start began; watch starts \(status.startRevisions)"
     )
     await running.stop()

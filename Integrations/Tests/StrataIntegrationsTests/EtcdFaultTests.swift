@@ -52,7 +52,10 @@ extension EtcdTests {
     await running.stop()
   }
 
-  @Test func etcdStopsAndComesBackTheLastGoodStaysAndTheWatchResumesMissingNothing() async throws {
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func etcdStopsAndComesBackTheLastGoodStaysAndTheWatchResumesMissingNothing(transport: EtcdTransport)
+    async throws
+  {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
     let etcd = server.connection
@@ -60,7 +63,8 @@ extension EtcdTests {
     try await etcd.put(prefix + "server/port", "8080")
     try await etcd.put(prefix + "server/host", "a.example")
     try await etcd.put(prefix + "old", "to be deleted")
-    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
+    let layer = EtcdLayer(
+      endpoints: [server.endpoint], prefix: prefix, transport: transport, retry: Self.quickRetry)
     let running = EtcdRunningStore(SettingsStore(layers: [layer]))
     defer { running.cancel() }
     let settings = EtcdServerSettings(store: running.store, section: "server")
@@ -116,15 +120,17 @@ extension EtcdTests {
     await running.stop()
   }
 
-  @Test func aServerThatStopsAnsweringWithoutClosingIsNoticedByTheWatchCheck() async throws {
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func aServerThatStopsAnsweringWithoutClosingIsNoticedByTheWatchCheck(transport: EtcdTransport) async throws
+  {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
     let etcd = server.connection
     let prefix = etcdTestPrefix("frozen")
     try await etcd.put(prefix + "server/port", "8080")
     let layer = EtcdLayer(
-      endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry, requestTimeout: .seconds(1),
-      checkInterval: .milliseconds(200))
+      endpoints: [server.endpoint], prefix: prefix, transport: transport, retry: Self.quickRetry,
+      requestTimeout: .seconds(1), checkInterval: .milliseconds(200))
     let running = EtcdRunningStore(SettingsStore(layers: [layer]))
     defer { running.cancel() }
     let settings = EtcdServerSettings(store: running.store, section: "server")
@@ -162,7 +168,10 @@ extension EtcdTests {
     await running.stop()
   }
 
-  @Test func aCompactedWatchRevisionRereadsThePrefixAndPublishesOnlyWhatDiffers() async throws {
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func aCompactedWatchRevisionRereadsThePrefixAndPublishesOnlyWhatDiffers(transport: EtcdTransport)
+    async throws
+  {
     let server = try await EtcdServerProcess.started()
     defer { server.shutdown() }
     let etcd = server.connection
@@ -170,7 +179,8 @@ extension EtcdTests {
     try await etcd.put(prefix + "a", "1")
     try await etcd.put(prefix + "b", "2")
     try await etcd.put(prefix + "c", "3")
-    let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
+    let layer = EtcdLayer(
+      endpoints: [server.endpoint], prefix: prefix, transport: transport, retry: Self.quickRetry)
     _ = await layer.fetch(LoadContext())
     let seen = layer.revision
     let store = SettingsStore(layers: [layer])  // from the layer's last contents: a, b, c

@@ -2,33 +2,6 @@ import Strata
 import StrataEtcd
 import Testing
 
-/// The first error a fetch of `layer` reports (`nil`: none).
-private func fetchError(_ layer: EtcdLayer) async -> StrataError? {
-  await layer.fetch(LoadContext()).diagnostics.first { $0.severity == .error }?.error
-}
-
-/// The value of `server.port` a fetch of `layer` reads (`nil`: none).
-private func fetchedPort(_ layer: EtcdLayer) async -> String? {
-  let root = await layer.fetch(LoadContext()).documents.first?.root
-  guard case .string(let text)? = root?.value(at: "server.port")?.kind else { return nil }
-  return text
-}
-
-/// Runs a store over `layer`: its `server.port` is 1 (as the test put it) at start, and a put of 2 below
-/// `prefix` reaches it through the watch, with no failure.
-private func expectFollows(_ layer: EtcdLayer, server: EtcdServerProcess, prefix: String) async throws {
-  let running = EtcdRunningStore(SettingsStore(layers: [layer]))
-  defer { running.cancel() }
-  let settings = EtcdServerSettings(store: running.store, section: "server")
-  #expect(await running.waitUntilReady())
-  #expect(settings.port == 1)
-  #expect(await etcdEventually { layer.watchStatus.isConnected })
-  try await server.connection.put(prefix + "server/port", "2")
-  #expect(await etcdEventually { settings.port == 2 })
-  #expect(running.failures.isEmpty)
-  await running.stop()
-}
-
 extension EtcdTests {
   /// The user `app` of ``EtcdServerProcess/enableAuthentication(readablePrefix:)``.
   static let appUser = EtcdCredentials(user: "app", password: "app-password-7f3a")
@@ -64,7 +37,8 @@ extension EtcdTests {
     await running.stop()
   }
 
-  @Test func anExpiredTokenIsReplacedWithoutAFailure() async throws {
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func anExpiredTokenIsReplacedWithoutAFailure(transport: EtcdTransport) async throws {
     let server = try EtcdServerProcess(inMemory: true, arguments: ["--auth-token-ttl", "1"])
     defer { server.shutdown() }
     try await server.start()
@@ -75,8 +49,8 @@ extension EtcdTests {
     // etcd forgets a token that was not used for a second (each use extends it); the layer's check
     // comes every 2.5 s, so each one finds its token gone.
     let layer = EtcdLayer(
-      endpoints: [server.endpoint], prefix: prefix, credentials: Self.appUser, retry: Self.quickRetry,
-      checkInterval: .milliseconds(2500))
+      endpoints: [server.endpoint], prefix: prefix, credentials: Self.appUser, transport: transport,
+      retry: Self.quickRetry, checkInterval: .milliseconds(2500))
     let running = EtcdRunningStore(SettingsStore(layers: [layer]))
     defer { running.cancel() }
     let settings = EtcdServerSettings(store: running.store, section: "server")

@@ -292,3 +292,42 @@ struct EtcdServerError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
 }
+
+extension EtcdServerProcess {
+  /// Runs `etcdctl ARGUMENTS` against the server (with its TLS client certificate, as the tests' user):
+  /// over gRPC, which a server with both authentication and `--client-cert-auth` still serves. Waits
+  /// up to 20 s for it, then kills it; throws unless it exits with status 0.
+  func etcdctl(_ arguments: [String]) async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    let candidates: [String] = path.split(separator: ":").map { "\($0)/etcdctl" } + ["/usr/bin/etcdctl"]
+    guard let binary = candidates.first(where: { access($0, X_OK) == 0 })
+    else { throw EtcdServerError("etcdctl is not installed (apt-get install etcd-client)") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    var options = ["--endpoints=\(endpoint)", "--dial-timeout=5s", "--command-timeout=10s"]
+    if let tls {
+      let certificates = tls.certificates
+      options += [
+        "--cacert=\(certificates.ca)", "--cert=\(certificates.clientCertificate)",
+        "--key=\(certificates.clientKey)",
+      ]
+    }
+    if let credentials { options.append("--user=\(credentials.user):\(credentials.password)") }
+    process.arguments = options + arguments
+    process.environment = ["ETCDCTL_API": "3", "PATH": path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let exit = ProcessExit()
+    process.terminationHandler = { _ in exit.finish() }
+    try process.run()
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !exit.isDone && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+    if !exit.isDone { kill(process.processIdentifier, SIGKILL) }
+    await exit.wait()
+    guard process.terminationStatus == 0 else {
+      throw EtcdServerError(
+        "etcdctl \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import Strata
+import StrataEtcd
 import Synchronization
 import Testing
 
@@ -96,3 +97,38 @@ final class EtcdRunningStore: Sendable {
 
 /// A fresh key prefix for one test.
 func etcdTestPrefix(_ name: String) -> String { "/strata-tests/\(name)/" }
+
+/// The first error a fetch of `layer` reports (`nil`: none).
+func fetchError(_ layer: EtcdLayer) async -> StrataError? {
+  await layer.fetch(LoadContext()).diagnostics.first { $0.severity == .error }?.error
+}
+
+/// The value of `server.port` a fetch of `layer` reads (`nil`: none).
+func fetchedPort(_ layer: EtcdLayer) async -> String? {
+  let root = await layer.fetch(LoadContext()).documents.first?.root
+  guard case .string(let text)? = root?.value(at: "server.port")?.kind else { return nil }
+  return text
+}
+
+/// Runs a store over `layer`: its `server.port` is 1 (as the test put it) at start, and a put of 2 below
+/// `prefix` (through `put`: the test's own gateway connection by default) reaches it through the
+/// watch, with no failure.
+func expectFollows(
+  _ layer: EtcdLayer, server: EtcdServerProcess, prefix: String,
+  put: (@Sendable (String, String) async throws -> Void)? = nil
+) async throws {
+  let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+  defer { running.cancel() }
+  let settings = EtcdServerSettings(store: running.store, section: "server")
+  #expect(await running.waitUntilReady())
+  #expect(settings.port == 1)
+  #expect(await etcdEventually { layer.watchStatus.isConnected })
+  if let put {
+    try await put(prefix + "server/port", "2")
+  } else {
+    try await server.connection.put(prefix + "server/port", "2")
+  }
+  #expect(await etcdEventually { settings.port == 2 })
+  #expect(running.failures.isEmpty)
+  await running.stop()
+}

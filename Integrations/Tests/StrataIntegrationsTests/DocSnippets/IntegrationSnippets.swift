@@ -50,7 +50,8 @@ enum IntegrationSnippets {
       credentials: EtcdCredentials(user: "myapp", password: password),
       tls: EtcdTLS(
         caFile: "/etc/myapp/etcd-ca.pem",
-        certificateFile: "/etc/myapp/etcd-client.pem", keyFile: "/etc/myapp/etcd-client-key.pem"))
+        certificateFile: "/etc/myapp/etcd-client.pem", keyFile: "/etc/myapp/etcd-client-key.pem"),
+      transport: .grpc)
     // snippet: end
     return etcd
   }
