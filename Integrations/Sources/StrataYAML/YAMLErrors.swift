@@ -36,7 +36,7 @@ enum YAMLErrors {
     }
     switch error {
     case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
-      return located(.syntax, message(problem, context), mark)
+      return located(.syntax, message(problem, context, text: &text), mark)
     case .composer(let context, let problem, let mark, _):
       if context?.text == "expected a single document in the stream" {
         return located(
@@ -44,7 +44,7 @@ enum YAMLErrors {
           "a second YAML document starts here; a configuration file holds one document (split the file or "
             + "remove the '---')", mark)
       }
-      return located(.syntax, message(problem, context), mark)
+      return located(.syntax, message(problem, context, text: &text), mark)
     case .reader(let problem, let offset, _, _):
       // Yams counts the offset in characters of the string it was given.
       let characters = offset ?? 0
@@ -59,9 +59,13 @@ enum YAMLErrors {
     }
   }
 
-  private static func message(_ problem: String, _ context: YamlError.Context?) -> String {
+  /// libyaml's problem, and its context at Strata's line and byte column.
+  private static func message(_ problem: String, _ context: YamlError.Context?, text: inout YAMLText)
+    -> String
+  {
     guard let context, !context.text.isEmpty else { return problem }
-    return "\(problem) (\(context.text) at \(context.mark.line):\(context.mark.column))"
+    let (line, column) = text.position(of: context.mark)
+    return "\(problem) (\(context.text) at \(line):\(column))"
   }
 
   /// A repeated key: Yams reports the first of its places; the second is the next place after it where

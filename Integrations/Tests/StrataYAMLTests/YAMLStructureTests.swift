@@ -141,6 +141,11 @@ import Testing
     let error = yamlError("a: 1\nb: [1, 2\nc: 3\n")
     #expect(error?.code == .syntax)
     #expect(error?.location?.hasPrefix("/etc/demo/demo.yaml:") == true)
+    // libyaml's context is given in bytes too: "é" is one scalar and two bytes.
+    let context = yamlError("é: [1, 2\n")
+    #expect(
+      context?.message.hasSuffix("(while parsing a flow sequence at 1:5)") == true,
+      "\(String(describing: context))")
     let tab = yamlError("a:\n\tb: 1\n")
     #expect(tab?.code == .syntax)
     #expect(tab?.location == "/etc/demo/demo.yaml:2:1")
