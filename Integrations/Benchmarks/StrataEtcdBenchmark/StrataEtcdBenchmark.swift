@@ -38,29 +38,33 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
     guard let etcd = which("etcd"), let etcdctl = which("etcdctl") else {
       throw BenchError("etcd and etcdctl must be on PATH (apt-get install etcd-server etcd-client)")
     }
-    if let endpoint = ProcessInfo.processInfo.environment["STRATA_BENCH_PROFILE_ENDPOINT"] {
-      // One store start-up against a server already loaded, to sample with a profiler (gdb).
-      let layer = EtcdLayer(endpoints: [endpoint], prefix: prefix)
-      var began = ContinuousClock.now
-      _ = await layer.fetch(LoadContext())
-      print("the layer's fetch: \(ms(ContinuousClock.now - began))")
-      began = ContinuousClock.now
-      let store = SettingsStore(layers: [layer])
-      print("a store's first load: \(ms(ContinuousClock.now - began))")
-      began = ContinuousClock.now
-      await store.reload()
-      print("a reload: \(ms(ContinuousClock.now - began)), \(store.snapshot.keys.count) keys")
-      let runningLayer = EtcdLayer(endpoints: [endpoint], prefix: prefix)
-      let running = SettingsStore(layers: [runningLayer])
-      let ready = Mutex<ContinuousClock.Instant?>(nil)
-      began = ContinuousClock.now
-      let task = Task { await running.run(onReady: { ready.withLock { $0 = .now } }) }
-      while ready.withLock({ $0 }) == nil { try await Task.sleep(for: .microseconds(100)) }
+    let environment = ProcessInfo.processInfo.environment
+    if let endpoint = environment["STRATA_BENCH_PROFILE_ENDPOINT"] {
+      // Store start-ups against a server already loaded, to sample with a profiler (perf, gdb).
+      let transport: EtcdTransport =
+        environment["STRATA_BENCH_PROFILE_TRANSPORT"] == "grpc" ? .grpc : .gateway
+      let rounds = environment["STRATA_BENCH_PROFILE_ROUNDS"].flatMap { Int($0) } ?? 1
+      var fetches: [Duration] = []
+      var startUps: [Duration] = []
+      for _ in 0..<rounds {
+        let layer = EtcdLayer(endpoints: [endpoint], prefix: prefix, transport: transport)
+        let began = ContinuousClock.now
+        _ = await layer.fetch(LoadContext())
+        fetches.append(ContinuousClock.now - began)
+        let running = SettingsStore(
+          layers: [EtcdLayer(endpoints: [endpoint], prefix: prefix, transport: transport)])
+        let ready = Mutex<ContinuousClock.Instant?>(nil)
+        let started = ContinuousClock.now
+        let task = Task { await running.run(onReady: { ready.withLock { $0 = .now } }) }
+        while ready.withLock({ $0 }) == nil { try await Task.sleep(for: .microseconds(100)) }
+        startUps.append(ready.withLock { $0 }! - started)
+        task.cancel()
+        await task.value
+        running.shutdown()
+      }
       print(
-        "a running store's start-up: \(ms(ready.withLock { $0 }! - began)) "
-          + "(whole reads of the prefix: \(runningLayer.watchStatus.reads))")
-      task.cancel()
-      await task.value
+        "\(transport), \(rounds) rounds: the layer's fetch p50 \(ms(percentile(fetches, 0.5))), "
+          + "a running store's start-up p50 \(ms(percentile(startUps, 0.5)))")
       return
     }
     for inMemory in [true, false] {

@@ -100,6 +100,56 @@ extension EtcdTests {
     #expect(ContinuousClock.now - began < .seconds(5))  // refused at once, not after the timeout
   }
 
+  /// A read, or a store, cancelled at any moment (before its call connects, while it connects, once
+  /// it watches) ends, every time: a gRPC call cancelled as it began waited for a connection that was
+  /// never made (the connections were cancelled with it), so a service stopped during its start-up
+  /// never stopped.
+  @Test func overGRPCAReadOrAStoreCancelledAtAnyMomentEnds() async throws {
+    let server = try await EtcdServerProcess.started(inMemory: true)
+    defer { server.shutdown() }
+    let prefix = etcdTestPrefix("grpc-cancel")
+    try await server.connection.put(prefix + "server/port", "1")
+    // A read cancelled at any moment (before, while and after it connects) ends.
+    let connection = EtcdConnection(
+      client: .shared, endpoint: server.endpoint, requestTimeout: .seconds(10), transport: .grpc)
+    for round in 0..<400 {
+      let ended = EtcdShared(false)
+      let reading = Task {
+        _ = try? await connection.range(prefix: Array(prefix.utf8))
+        ended.update { $0 = true }
+      }
+      let at = ContinuousClock.now + .microseconds(5 * (round % 200))
+      while ContinuousClock.now < at { await Task.yield() }
+      reading.cancel()
+      #expect(await etcdEventually(timeout: .seconds(15)) { ended.value }, "read \(round) did not end")
+      guard ended.value else { return }
+    }
+    let dead = try EtcdServerProcess(inMemory: true)  // its ports, nobody listening
+    defer { dead.shutdown() }
+    for round in 0..<300 {
+      let endpoints = round % 20 == 19 ? [dead.endpoint] : [server.endpoint]
+      let store = SettingsStore(
+        layers: [EtcdLayer(endpoints: endpoints, prefix: prefix, transport: .grpc, retry: Self.quickRetry)])
+      let ready = EtcdShared<ContinuousClock.Instant?>(nil)
+      let ended = EtcdShared(false)
+      let running = Task {
+        await store.run(onReady: { ready.update { $0 = .now } })
+        ended.update { $0 = true }
+      }
+      if round % 4 != 0 {
+        // Once it is ready, after 0 to 2 ms: its watch opens meanwhile.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ready.value == nil && ContinuousClock.now < deadline { await Task.yield() }
+        let at = (ready.value ?? .now) + .microseconds(20 * (round % 100))
+        while ContinuousClock.now < at { await Task.yield() }
+      }
+      running.cancel()
+      #expect(await etcdEventually(timeout: .seconds(15)) { ended.value }, "round \(round) did not end")
+      guard ended.value else { return }  // a run that hangs would hang every round after it
+      store.shutdown()
+    }
+  }
+
   @Test func overGRPCAFrozenMemberIsLeftAfterTheRequestTimeout() async throws {
     let server = try await EtcdServerProcess.started(inMemory: true)
     defer { server.shutdown() }

@@ -64,7 +64,7 @@ extension EtcdConnection {
     options.maxRequestMessageBytes = Self.maxAnswerBytes
     options.maxResponseMessageBytes = Self.maxAnswerBytes
     do {
-      return try await withGRPCClient(transport: transport) { client in
+      return try await withUncancelledConnections(transport) { client in
         guard let authenticator else { return try await call(client, [:], options) }
         let token = try await authenticator.current {
           try await authenticateOverGRPC(authenticator.credentials, client: client, options: options)
@@ -81,6 +81,34 @@ extension EtcdConnection {
       }
     } catch let error as RPCError {
       throw failure(error, timeout: timeout)
+    }
+  }
+
+  /// Runs `body` with a client whose connections outlive the calling task's cancellation until `body`
+  /// has returned, then shuts them down.
+  ///
+  /// `withGRPCClient` runs the connections as a child task, so cancelling the caller cancels them and
+  /// the call together; a call cancelled just as it waits for its connection (grpc-swift-nio-transport
+  /// 2.9's channel queues it without looking at the cancellation) then waits for a connection that is
+  /// never made, and the caller never returns. Here the connections run until `body` ends, so a
+  /// cancelled call is answered (cancelled, or failed) by its connection either way.
+  private func withUncancelledConnections<Value: Sendable>(
+    _ transport: HTTP2ClientTransport.Posix,
+    _ body: (GRPCClient<HTTP2ClientTransport.Posix>) async throws -> Value
+  ) async throws -> Value {
+    let client = GRPCClient(transport: transport)
+    let connections = Task { try? await client.runConnections() }
+    do {
+      let value = try await body(client)
+      client.beginGracefulShutdown()
+      await connections.value
+      return value
+    } catch {
+      // No call is left: ending the connections at once also ends a reconnection's backoff.
+      client.beginGracefulShutdown()
+      connections.cancel()
+      await connections.value
+      throw error
     }
   }
 
