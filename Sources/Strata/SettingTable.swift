@@ -34,8 +34,26 @@ public struct SettingTable: Sendable, Equatable, Sequence {
 
   /// A table of the given entries; a repeated key keeps its first position and its last value.
   public init(_ entries: [(String, SettingValue)]) {
-    storage.reserveCapacity(entries.count)
-    for (key, value) in entries { self[key] = value }
+    guard entries.count > Self.linearLimit else {
+      self.init(distinctEntries: [])
+      storage.reserveCapacity(entries.count)
+      for (key, value) in entries { self[key] = value }
+      return
+    }
+    // One index, grown in place (the subscript makes a new box for each key it adds).
+    var built: [Entry] = []
+    built.reserveCapacity(entries.count)
+    var index = KeyIndex(capacity: entries.count)
+    for (key, value) in entries {
+      let hash = KeyHash.of(key)
+      if let position = index.position(of: key, hash: hash, keyAt: { built[$0].key }) {
+        built[position].value = value
+      } else {
+        index.insert(key, hash: hash, at: built.count, earlier: built.lazy.map(\.key))
+        built.append(Entry(key: key, value: value))
+      }
+    }
+    self.init(distinctEntries: built, index: index)
   }
 
   /// A table of entries whose keys are known to be distinct (a parser's finished table).

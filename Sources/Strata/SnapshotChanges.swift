@@ -14,8 +14,11 @@ extension Snapshot {
     /// result does not.
     var sourcesDiffer = false
     /// Whether anything may have changed: the first snapshot after the empty one, which nothing was
-    /// compared with (``affected`` is empty then).
+    /// compared with, or the first with a key after snapshots without one (``affected`` is empty then).
     var everything = false
+    /// The origin of each of ``changedValues``' new values, in the same order, when a walk of the new
+    /// tree found them all (every key is new): no key need be looked up again.
+    var changedOrigins: [Origin]?
 
     /// Adds a key and the tables above it to ``affected``.
     mutating func affect(_ key: String) {
@@ -39,6 +42,16 @@ extension Snapshot {
   func changes(since previous: Snapshot) -> Changes {
     if previous.generation == 0 {
       return Changes(sourcesDiffer: !sources.isEmpty, everything: true)
+    }
+    if previous.root.table?.isEmpty == true, root.table?.isEmpty == false {
+      // Every key is new (the first read of a remote source, over layers without a key): each leaf
+      // of the merged tree, found by one walk, without indexing either snapshot.
+      var changes = Changes(sourcesDiffer: true, everything: true, changedOrigins: [])
+      root.forEachLeaf { key, value in
+        changes.changedValues.append(key)
+        changes.changedOrigins?.append(value.origin)
+      }
+      return changes
     }
     guard let walk = differences(since: previous) else { return changesByWalkingEveryKey(since: previous) }
     var changes = Changes(sourcesDiffer: walk.differ)

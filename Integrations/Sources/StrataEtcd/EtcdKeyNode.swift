@@ -66,8 +66,8 @@ final class EtcdKeyNode {
       rendered = SettingValue(.table(table), origin: value.origin)
       return
     }
-    var table = SettingTable()
-    for child in order { table[child.name] = child.rendered! }
+    // The names are distinct (one child each).
+    let table = SettingTable(order.map { ($0.name, $0.rendered!) })
     if value != nil { conflicts.append(conflict(at: first.firstKey!, prefixLength: prefixLength)) }
     rendered = SettingValue(.table(table), origin: fixedOrigin ?? first.firstOrigin!)
   }

@@ -146,7 +146,7 @@ struct EtcdTree {
     let rest = key.utf8.dropFirst(prefix.count)
     guard !rest.isEmpty else { return .prefix }  // the prefix itself names no setting
     let names = rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-    if names.contains(where: \.isEmpty) {
+    if names.contains(where: { $0.isEmpty }) {
       return .skipped(
         Diagnostic(
           .warning,

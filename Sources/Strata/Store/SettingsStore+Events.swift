@@ -62,7 +62,7 @@ extension SettingsStore {
   /// `failed` or `rejected` event). It costs a walk of every key, so it runs only while someone subscribes: after a
   /// reload, and when the run loop starts (settings declared since then may have made keys unknown).
   func reportNewDiagnostics() {
-    guard state.withLock({ !$0.eventContinuations.isEmpty || !$0.eventObservers.isEmpty }) else { return }
+    guard hasEventListeners else { return }
     report(diagnostics, replacing: true)
   }
 

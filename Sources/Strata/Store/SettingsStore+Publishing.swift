@@ -29,30 +29,12 @@ extension SettingsStore {
   func announce(
     _ changes: Snapshot.Changes, from previous: Snapshot, to current: Snapshot, keptKeys: [String] = []
   ) {
-    func isKept(_ key: String) -> Bool {
-      keptKeys.contains {
-        key == $0 || (key.hasPrefix($0) && key.utf8.dropFirst($0.utf8.count).first == UInt8(ascii: "."))
-      }
-    }
-    // In order, each once; the set finds a repeat (a remote source names one "file" per key: 10,000
-    // keys found in an array would cost 50 million comparisons).
-    var files: [String] = []
-    var noted: Set<String> = []
-    func note(_ path: String?) {
-      if let path, noted.insert(path).inserted { files.append(path) }
-    }
-    let changedValues =
-      keptKeys.isEmpty ? changes.changedValues : changes.changedValues.filter { !isKept($0) }
-    let removed = keptKeys.isEmpty ? changes.removed : changes.removed.filter { !isKept($0) }
-    for key in changedValues {
-      let origin = current.entry(forKey: key)?.origin
-      note(origin?.path ?? origin?.description)
-      note(previous.entry(forKey: key)?.origin.path)
-    }
-    for key in removed { note(previous.entry(forKey: key)?.origin.path) }
-    let changed = changedValues + removed
-    if !changed.isEmpty && previous.generation > 0 {
-      emit(.reloaded(generation: current.generation, changedKeys: changed, files: files))
+    // The keys and files of a `reloaded` event nobody receives are not gathered (10,000 keys read at
+    // once from a remote source are 10,000 "files").
+    if previous.generation > 0 && hasEventListeners,
+      let event = reloadedEvent(changes, from: previous, to: current, keptKeys: keptKeys)
+    {
+      emit(event)
     }
     let known = Set(previous.diagnostics)
     for diagnostic in current.diagnostics where diagnostic.severity == .error && !known.contains(diagnostic) {
@@ -62,5 +44,49 @@ extension SettingsStore {
     for diagnostic in previous.diagnostics where diagnostic.severity == .error && !now.contains(diagnostic) {
       emit(.recovered(diagnostic.error))
     }
+  }
+
+  /// Whether anyone receives the store's events.
+  var hasEventListeners: Bool {
+    state.withLock { !$0.eventContinuations.isEmpty || !$0.eventObservers.isEmpty }
+  }
+
+  /// The `reloaded` event of `changes` (`nil`: no running value changed).
+  private func reloadedEvent(
+    _ changes: Snapshot.Changes, from previous: Snapshot, to current: Snapshot, keptKeys: [String]
+  ) -> StoreEvent? {
+    func isKept(_ key: String) -> Bool {
+      keptKeys.contains {
+        key == $0 || (key.hasPrefix($0) && key.utf8.dropFirst($0.utf8.count).first == UInt8(ascii: "."))
+      }
+    }
+    // In order, each once; the set finds a repeat (a remote source names one "file" per key: 10,000
+    // keys found in an array would cost 50 million comparisons).
+    var files: [String] = []
+    var noted: Set<String> = []
+    noted.reserveCapacity(changes.changedValues.count + changes.removed.count)
+    func note(_ path: String?) {
+      if let path, noted.insert(path).inserted { files.append(path) }
+    }
+    var changedValues: [String] = []
+    if let origins = changes.changedOrigins {
+      // Every key is new: each one's origin came with it.
+      for (key, origin) in zip(changes.changedValues, origins) where keptKeys.isEmpty || !isKept(key) {
+        changedValues.append(key)
+        note(origin.path ?? origin.description)
+      }
+    } else {
+      changedValues = keptKeys.isEmpty ? changes.changedValues : changes.changedValues.filter { !isKept($0) }
+      for key in changedValues {
+        let origin = current.entry(forKey: key)?.origin
+        note(origin?.path ?? origin?.description)
+        note(previous.entry(forKey: key)?.origin.path)
+      }
+    }
+    let removed = keptKeys.isEmpty ? changes.removed : changes.removed.filter { !isKept($0) }
+    for key in removed { note(previous.entry(forKey: key)?.origin.path) }
+    let changed = changedValues + removed
+    return changed.isEmpty
+      ? nil : .reloaded(generation: current.generation, changedKeys: changed, files: files)
   }
 }

@@ -26,4 +26,21 @@ import Testing
     #expect((0..<100).allSatisfy { second["k\($0)"] == value($0) })
     #expect(second.keys == (0..<100).map { "k\($0)" })
   }
+
+  @Test func aLargeTableFromEntriesKeepsEachRepeatedKeysFirstPlaceAndLastValue() {
+    // Past the linear size, with repeats early and late, and non-ASCII keys (compared as `String`s).
+    var entries = (0..<50).map { ("k\($0)", value($0)) }
+    entries += [
+      ("k3", value(-3)), ("Kelvin", value(100)), ("k49", value(-49)), ("\u{212A}elvin", value(101)),
+    ]
+    let table = SettingTable(entries)
+    #expect(table.count == 51)
+    #expect(table.keys == (0..<50).map { "k\($0)" } + ["Kelvin"])
+    #expect(table["k3"] == value(-3) && table["k49"] == value(-49) && table["k4"] == value(4))
+    #expect(table["Kelvin"] == value(101))  // the Kelvin sign's spelling equals it as a `String`
+    #expect(table["k50"] == nil)
+    var grown = table
+    grown["k50"] = value(50)
+    #expect(grown.count == 52 && table.count == 51 && grown["k50"] == value(50))
+  }
 }
