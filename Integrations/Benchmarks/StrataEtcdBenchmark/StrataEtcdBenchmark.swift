@@ -83,9 +83,10 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
           print(row("\(label)\(Int(p * 100)) (\(puts) puts)", ms(a), ms(b), ratio(b, a)))
         }
       }
-      let (read, startUp, grpcStartUp) = try await startUps(server, etcdctl: etcdctl, runs: 7)
+      let (read, startUp, grpcStartUp, listened) = try await startUps(server, etcdctl: etcdctl, runs: 7)
       print(row("start-up, median of 7", ms(read), ms(startUp), ratio(startUp, read)))
       print(row("start-up over gRPC, median of 7", ms(read), ms(grpcStartUp), ratio(grpcStartUp, read)))
+      print(row("  the same, events listened to", ms(read), ms(listened), ratio(listened, read)))
       if let curl = which("curl") {
         // The floor of any client of the HTTP/JSON gateway: etcd's own time to answer the range.
         let gateway = try await gatewayRange(server, curl: curl, runs: 7)
@@ -179,11 +180,12 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
   /// of a new store's first load of the prefix until it is ready, through the gateway and through
   /// gRPC (the three taken in turn in each run).
   static func startUps(_ server: BenchServer, etcdctl: String, runs: Int) async throws -> (
-    read: Duration, startUp: Duration, grpcStartUp: Duration
+    read: Duration, startUp: Duration, grpcStartUp: Duration, grpcListenedStartUp: Duration
   ) {
     var reads: [Duration] = []
     var startUps: [Duration] = []
     var grpcStartUps: [Duration] = []
+    var grpcListenedStartUps: [Duration] = []
     for _ in 0..<runs {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: etcdctl)
@@ -196,15 +198,28 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
       reads.append(ContinuousClock.now - began)
       startUps.append(try await storeStartUp(server, transport: .gateway))
       grpcStartUps.append(try await storeStartUp(server, transport: .grpc))
+      grpcListenedStartUps.append(try await storeStartUp(server, transport: .grpc, listened: true))
     }
-    return (percentile(reads, 0.5), percentile(startUps, 0.5), percentile(grpcStartUps, 0.5))
+    return (
+      percentile(reads, 0.5), percentile(startUps, 0.5), percentile(grpcStartUps, 0.5),
+      percentile(grpcListenedStartUps, 0.5)
+    )
   }
 
   /// The time from a new store's `run()` over an etcd layer (reading through `transport`) until it is
-  /// ready with the prefix's keys.
-  static func storeStartUp(_ server: BenchServer, transport: EtcdTransport) async throws -> Duration {
+  /// ready with the prefix's keys; `listened`: with a task reading the store's events (as a logging
+  /// bridge does), which are then gathered (the first read's `reloaded` event names every key).
+  static func storeStartUp(
+    _ server: BenchServer, transport: EtcdTransport, listened: Bool = false
+  ) async throws -> Duration {
     let store = SettingsStore(
       layers: [EtcdLayer(endpoints: [server.endpoint], prefix: prefix, transport: transport)])
+    let events = listened ? store.events : nil
+    let listener = Task {
+      guard let events else { return }
+      for await _ in events {}
+    }
+    defer { listener.cancel() }
     let readyAt = Mutex<ContinuousClock.Instant?>(nil)
     let started = ContinuousClock.now
     let running = Task { await store.run(onReady: { readyAt.withLock { $0 = .now } }) }
