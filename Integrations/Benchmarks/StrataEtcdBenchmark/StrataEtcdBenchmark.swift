@@ -53,6 +53,12 @@ final class BenchSettings: SettingsGroup, @unchecked Sendable {
         fetches.append(ContinuousClock.now - began)
         let running = SettingsStore(
           layers: [EtcdLayer(endpoints: [endpoint], prefix: prefix, transport: transport)])
+        let events = environment["STRATA_BENCH_PROFILE_LISTEN"] != nil ? running.events : nil
+        let listener = Task {
+          guard let events else { return }
+          for await _ in events {}
+        }
+        defer { listener.cancel() }
         let ready = Mutex<ContinuousClock.Instant?>(nil)
         let started = ContinuousClock.now
         let task = Task { await running.run(onReady: { ready.withLock { $0 = .now } }) }

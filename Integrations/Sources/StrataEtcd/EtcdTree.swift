@@ -143,7 +143,7 @@ struct EtcdTree {
           .warning,
           StrataError(.invalidUTF8, "a key below the prefix is not valid UTF-8; it is skipped", path: label)))
     }
-    let rest = key.utf8.dropFirst(prefix.count)
+    let rest = bytes[min(prefix.count, bytes.count)...]
     guard !rest.isEmpty else { return .prefix }  // the prefix itself names no setting
     let names = rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
     if names.contains(where: { $0.isEmpty }) {
@@ -231,12 +231,21 @@ struct EtcdTree {
   /// Renders `node` and everything below it (after a whole read), putting each order in
   /// ``EtcdKeyNode/firstKey`` order (sorting it only when the read's order did not give it).
   private mutating func renderAll(_ node: EtcdKeyNode, isRoot: Bool) {
-    for child in node.order { renderAll(child, isRoot: false) }
-    node.order.removeAll { $0.firstKey == nil }
-    let keys = node.order.map { $0.firstKey! }
-    if !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
-      node.order.sort { Self.precedes($0.firstKey!, $1.firstKey!) }
+    var kept: [EtcdKeyNode] = []
+    var keys: [String] = []
+    kept.reserveCapacity(node.order.count)
+    keys.reserveCapacity(node.order.count)
+    for child in node.order {
+      renderAll(child, isRoot: false)
+      if let key = child.firstKey {
+        kept.append(child)
+        keys.append(key)
+      }
     }
+    if !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
+      kept.sort { Self.precedes($0.firstKey!, $1.firstKey!) }
+    }
+    node.order = kept
     node.render(changed: nil, origin: isRoot ? rootOrigin : nil, prefixLength: prefix.count)
     note(node)
   }

@@ -6,7 +6,10 @@ extension EtcdTests {
   /// The user `app` of ``EtcdServerProcess/enableAuthentication(readablePrefix:)``.
   static let appUser = EtcdCredentials(user: "app", password: "app-password-7f3a")
 
-  @Test func withAuthenticationOnAUserWithReadPermissionFollowsThePrefixAcrossARestart() async throws {
+  @Test(arguments: [EtcdTransport.gateway, .grpc])
+  func withAuthenticationOnAUserWithReadPermissionFollowsThePrefixAcrossARestart(
+    transport: EtcdTransport
+  ) async throws {
     let server = try await EtcdServerProcess.started()  // on disk: the restart keeps the users
     defer { server.shutdown() }
     let prefix = etcdTestPrefix("auth")
@@ -14,7 +17,8 @@ extension EtcdTests {
     try await server.enableAuthentication(readablePrefix: prefix, appPassword: Self.appUser.password)
 
     let layer = EtcdLayer(
-      endpoints: [server.endpoint], prefix: prefix, credentials: Self.appUser, retry: Self.quickRetry)
+      endpoints: [server.endpoint], prefix: prefix, credentials: Self.appUser, transport: transport,
+      retry: Self.quickRetry)
     let running = EtcdRunningStore(SettingsStore(layers: [layer]))
     defer { running.cancel() }
     let settings = EtcdServerSettings(store: running.store, section: "server")

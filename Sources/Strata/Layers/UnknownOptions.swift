@@ -17,14 +17,17 @@ enum UnknownOptions {
   /// A warning for each command-line value whose key no other source of `snapshot` holds, when those
   /// sources hold any keys at all.
   static func diagnostics(in snapshot: Snapshot) -> [Diagnostic] {
-    var known: [String] = []
     var options: [(key: String, option: String, origin: Origin)] = []
-    for source in snapshot.sources {
-      let (scope, document) = (source.scope, source.document)
-      document.root.forEachLeaf { key, value in
-        guard scope == .commandLine else { return known.append(key) }
+    for source in snapshot.sources where source.scope == .commandLine {
+      source.document.root.forEachLeaf { key, value in
         if case .commandLine(let option) = value.origin { options.append((key, option, value.origin)) }
       }
+    }
+    // Without an option, the other layers' keys (10,000 from a remote source) need no walk.
+    guard !options.isEmpty else { return [] }
+    var known: [String] = []
+    for source in snapshot.sources where source.scope != .commandLine {
+      source.document.root.forEachLeaf { key, _ in known.append(key) }
     }
     guard !known.isEmpty else { return [] }
     let knownSet = Set(known)
