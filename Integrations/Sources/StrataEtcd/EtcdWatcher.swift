@@ -99,8 +99,9 @@ struct EtcdWatcher: Sendable {
   }
 
   /// Checks every `checkInterval` that the member at `endpoint` answers, within the request timeout,
-  /// a linearizable read; returns when one fails (`nil` when cancelled).
-  func check(_ endpoint: String) async -> Outcome? {
+  /// a linearizable read (`probe`, when given: over the watch's own connection); returns when one
+  /// fails (`nil` when cancelled).
+  func check(_ endpoint: String, probe: (@Sendable () async throws -> Void)? = nil) async -> Outcome? {
     while true {
       do {
         try await Task.sleep(for: checkInterval)
@@ -108,7 +109,11 @@ struct EtcdWatcher: Sendable {
         return nil
       }
       do {
-        try await connection.check(prefix: prefix, at: endpoint, timeout: connection.requestTimeout)
+        if let probe {
+          try await probe()
+        } else {
+          try await connection.check(prefix: prefix, at: endpoint, timeout: connection.requestTimeout)
+        }
         state.contact(serverRevision: 0)
       } catch {
         if Task.isCancelled { return nil }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import Strata
 import StrataEtcd
 import Testing
@@ -150,6 +151,37 @@ extension EtcdTests {
     }
   }
 
+  /// The watch's periodic check goes over the watch's own connection: checks every 100 ms for two
+  /// seconds open no connection (each used to open one, a TCP connection every `checkInterval` for
+  /// each host of a fleet).
+  @Test func overGRPCTheWatchsChecksOpenNoConnection() async throws {
+    let server = try await EtcdServerProcess.started(inMemory: true)
+    defer { server.shutdown() }
+    let prefix = etcdTestPrefix("grpc-checks")
+    try await server.connection.put(prefix + "server/port", "1")
+    let port = try #require(server.endpoint.split(separator: ":").last.flatMap { Int($0) })
+    let layer = EtcdLayer(
+      endpoints: [server.endpoint], prefix: prefix, transport: .grpc, retry: Self.quickRetry,
+      checkInterval: .milliseconds(100))
+    let running = EtcdRunningStore(SettingsStore(layers: [layer]))
+    defer { running.cancel() }
+    #expect(await running.waitUntilReady())
+    #expect(await etcdEventually { layer.watchStatus.isConnected })
+    let before = clientSockets(toPort: port)
+    var contacts: Set<ContinuousClock.Instant> = []
+    let end = ContinuousClock.now + .seconds(2)
+    while ContinuousClock.now < end {
+      if let contact = layer.status.lastContact { contacts.insert(contact) }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let after = clientSockets(toPort: port)
+    #expect(contacts.count >= 8)  // the checks ran, and were answered
+    // Sockets closed in the window stay listed (TIME_WAIT): a connection per check would show.
+    #expect(after.subtracting(before).count <= 1, "new connections: \(after.subtracting(before).sorted())")
+    #expect(layer.watchStatus.isConnected)
+    await running.stop()
+  }
+
   @Test func overGRPCAFrozenMemberIsLeftAfterTheRequestTimeout() async throws {
     let server = try await EtcdServerProcess.started(inMemory: true)
     defer { server.shutdown() }
@@ -271,4 +303,23 @@ extension EtcdTests {
         )))
     #expect(gateway.message.contains("--client-cert-auth"))
   }
+}
+
+/// The local ports of every TCP socket of this machine (IPv4 and IPv6, in any state, TIME_WAIT
+/// included) whose remote port is `port`: the client sides of connections to a server on `port`.
+private func clientSockets(toPort port: Int) -> Set<Int> {
+  var ports: Set<Int> = []
+  for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+    guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+    for line in text.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: " ")
+      guard fields.count > 2,
+        let local = fields[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
+        let remote = fields[2].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
+        remote == port
+      else { continue }
+      ports.insert(local)
+    }
+  }
+  return ports
 }

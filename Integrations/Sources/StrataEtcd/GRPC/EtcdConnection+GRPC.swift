@@ -38,11 +38,21 @@ extension EtcdConnection {
   /// linearizable read, which needs the cluster's leader): throws when it does not answer within
   /// `timeout`.
   func checkOverGRPC(prefix: [UInt8], at endpoint: String, timeout: Duration) async throws {
+    try await withGRPCClient(at: endpoint, timeout: timeout) { client in
+      try await checkOverGRPC(prefix: prefix, over: client, timeout: timeout)
+    }
+  }
+
+  /// ``checkOverGRPC(prefix:at:timeout:)`` over a client already connected (a watch's: its check
+  /// opens no connection of its own).
+  func checkOverGRPC(
+    prefix: [UInt8], over client: GRPCClient<HTTP2ClientTransport.Posix>, timeout: Duration
+  ) async throws {
     var request = Etcdserverpb_RangeRequest()
     request.key = Data(prefix)
     request.rangeEnd = Data(EtcdWire.prefixRangeEnd(prefix))
     request.countOnly = true
-    try await overGRPC(endpoint, timeout: timeout) { client, metadata, options in
+    try await authenticated(client, timeout: timeout) { client, metadata, options in
       _ = try await Etcdserverpb_KV.Client(wrapping: client).range(
         request, metadata: metadata, options: options)
     }
@@ -56,7 +66,33 @@ extension EtcdConnection {
     _ endpoint: String, timeout: Duration?,
     _ call: (GRPCClient<HTTP2ClientTransport.Posix>, Metadata, CallOptions) async throws -> Value
   ) async throws -> Value {
+    try await withGRPCClient(at: endpoint, timeout: timeout) { client in
+      try await authenticated(client, timeout: timeout, call)
+    }
+  }
+
+  /// Runs `body` with a gRPC client connected to the member at `endpoint` (one connection, closed
+  /// when `body` returns). A gRPC error is thrown as a ``Failure`` (`timeout`: the calls' own, which a
+  /// "deadline exceeded" names).
+  func withGRPCClient<Value: Sendable>(
+    at endpoint: String, timeout: Duration?,
+    _ body: (GRPCClient<HTTP2ClientTransport.Posix>) async throws -> Value
+  ) async throws -> Value {
     let transport = try grpcTransport(endpoint)
+    do {
+      return try await withUncancelledConnections(transport, body)
+    } catch let error as RPCError {
+      throw failure(error, timeout: timeout)
+    }
+  }
+
+  /// Runs `call` over `client` with the user's token in its metadata (`token`) when there is a user,
+  /// given `timeout` (`nil`: none): a token etcd no longer takes (it expired, or the member
+  /// restarted) is replaced and the call made again, once. A gRPC error is thrown as a ``Failure``.
+  func authenticated<Value: Sendable>(
+    _ client: GRPCClient<HTTP2ClientTransport.Posix>, timeout: Duration?,
+    _ call: (GRPCClient<HTTP2ClientTransport.Posix>, Metadata, CallOptions) async throws -> Value
+  ) async throws -> Value {
     var options = CallOptions.defaults
     options.timeout = timeout
     options.waitForReady = false
@@ -64,20 +100,18 @@ extension EtcdConnection {
     options.maxRequestMessageBytes = Self.maxAnswerBytes
     options.maxResponseMessageBytes = Self.maxAnswerBytes
     do {
-      return try await withUncancelledConnections(transport) { client in
-        guard let authenticator else { return try await call(client, [:], options) }
-        let token = try await authenticator.current {
+      guard let authenticator else { return try await call(client, [:], options) }
+      let token = try await authenticator.current {
+        try await authenticateOverGRPC(authenticator.credentials, client: client, options: options)
+      }
+      do {
+        return try await call(client, Self.metadata(token: token), options)
+      } catch let error as RPCError where error.code == .unauthenticated {
+        authenticator.invalidate(token)
+        let fresh = try await authenticator.current {
           try await authenticateOverGRPC(authenticator.credentials, client: client, options: options)
         }
-        do {
-          return try await call(client, Self.metadata(token: token), options)
-        } catch let error as RPCError where error.code == .unauthenticated {
-          authenticator.invalidate(token)
-          let fresh = try await authenticator.current {
-            try await authenticateOverGRPC(authenticator.credentials, client: client, options: options)
-          }
-          return try await call(client, Self.metadata(token: fresh), options)
-        }
+        return try await call(client, Self.metadata(token: fresh), options)
       }
     } catch let error as RPCError {
       throw failure(error, timeout: timeout)

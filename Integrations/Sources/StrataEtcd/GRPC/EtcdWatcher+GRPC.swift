@@ -42,23 +42,8 @@ extension EtcdWatcher {
     let created = EtcdWatchCreated()
     let outcome: Outcome
     do {
-      outcome = try await connection.overGRPC(endpoint, timeout: nil) { client, metadata, options in
-        var metadata = metadata
-        // etcd's "require leader": a member that loses its leader ends the watch.
-        metadata.addString("true", forKey: "hasleader")
-        // The request stream stays open as long as the watch (etcd keeps a watch whose requests
-        // ended, but a client that half-closes has nothing left to say).
-        let (ended, end) = AsyncStream<Never>.makeStream()
-        return try await Etcdserverpb_Watch.Client(wrapping: client).watch(
-          metadata: metadata, options: options,
-          requestProducer: { writer in
-            try await writer.write(request)
-            for await _ in ended {}
-          },
-          onResponse: { response in
-            defer { end.finish() }
-            return try await read(response.messages, start: start, endpoint: endpoint, created: created)
-          })
+      outcome = try await connection.withGRPCClient(at: endpoint, timeout: nil) { client in
+        try await watch(over: client, at: endpoint, request: request, start: start, created: created)
       }
     } catch {
       outcome = .lost(endpoint: endpoint, reason: EtcdConnection.describe(error))
@@ -67,11 +52,38 @@ extension EtcdWatcher {
     return .notOpened(reasons: "\(endpoint): \(reason)")
   }
 
+  /// Opens the watch over `client` (connected to the member at `endpoint`) and reads it until it ends;
+  /// its periodic check goes over the same connection.
+  private func watch(
+    over client: GRPCClient<HTTP2ClientTransport.Posix>, at endpoint: String,
+    request: Etcdserverpb_WatchRequest, start: Int?, created: EtcdWatchCreated
+  ) async throws -> Outcome {
+    try await connection.authenticated(client, timeout: nil) { client, metadata, options in
+      var metadata = metadata
+      // etcd's "require leader": a member that loses its leader ends the watch.
+      metadata.addString("true", forKey: "hasleader")
+      // The request stream stays open as long as the watch (etcd keeps a watch whose requests
+      // ended, but a client that half-closes has nothing left to say).
+      let (ended, end) = AsyncStream<Never>.makeStream()
+      return try await Etcdserverpb_Watch.Client(wrapping: client).watch(
+        metadata: metadata, options: options,
+        requestProducer: { writer in
+          try await writer.write(request)
+          for await _ in ended {}
+        },
+        onResponse: { response in
+          defer { end.finish() }
+          return try await read(
+            response.messages, start: start, endpoint: endpoint, created: created, client: client)
+        })
+    }
+  }
+
   /// Reads a watch's messages until one ends the watch, while checking every `checkInterval` that
   /// its member still answers.
   private func read(
     _ messages: RPCAsyncSequence<Etcdserverpb_WatchResponse, any Error>, start: Int?, endpoint: String,
-    created: EtcdWatchCreated
+    created: EtcdWatchCreated, client: GRPCClient<HTTP2ClientTransport.Posix>
   ) async throws -> Outcome {
     try await withThrowingTaskGroup(of: Outcome?.self) { group in
       group.addTask {
@@ -85,7 +97,11 @@ extension EtcdWatcher {
         }
         return .lost(endpoint: endpoint, reason: "the server closed the watch")
       }
-      group.addTask { await check(endpoint) }
+      group.addTask {
+        await check(endpoint) {
+          try await connection.checkOverGRPC(prefix: prefix, over: client, timeout: connection.requestTimeout)
+        }
+      }
       // The first to end (the watch, or a failed check) ends both; a cancelled one gives `nil`.
       defer { group.cancelAll() }
       while let next = try await group.next() {
