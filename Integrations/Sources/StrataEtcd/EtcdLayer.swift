@@ -5,10 +5,10 @@ public import Strata
 ///
 /// Keys below the prefix become paths (`/config/myapp/server/port` → `server.port`); each value is
 /// read by the source's ``EtcdValueFormat``; every value's origin names the key and the revision that
-/// last changed it: `etcd:/config/myapp/server/port@rev 1234`. The layer talks to etcd's HTTP/JSON
-/// gateway (`/v3/kv/range`, `/v3/watch`) through an AsyncHTTPClient `HTTPClient`; with
-/// ``EtcdTransport/grpc`` it talks to etcd's gRPC API instead, as etcdctl does (at 10,000 keys its read
-/// takes a quarter of the gateway's).
+/// last changed it: `etcd:/config/myapp/server/port@rev 1234`. The layer talks to etcd's gRPC API, as
+/// etcdctl does; with ``EtcdTransport/gateway`` it talks to etcd's HTTP/JSON gateway (`/v3/kv/range`,
+/// `/v3/watch`) through an AsyncHTTPClient `HTTPClient` instead (at 10,000 keys its read takes about
+/// four times as long).
 ///
 /// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#EtcdLayer -->
 /// ```swift
@@ -79,13 +79,13 @@ public struct EtcdLayer: Layer {
   ///   - followsReset: whether the layer takes etcd's data when they were reset (another cluster
   ///     answers, the revision went back, or the prefix emptied at once); `false` (the default)
   ///     keeps the last good values and reports an error naming the old and new cluster.
-  ///   - client: the HTTP client (default ``sharedClient``). A client with a read timeout makes an
-  ///     idle watch reconnect (from its last revision: nothing is missed) each time it passes; one
-  ///     that retries connections (AsyncHTTPClient's default) makes a read of an unreachable etcd
-  ///     wait for `requestTimeout`.
-  ///   - transport: etcd's HTTP/JSON gateway (the default, through `client`) or its gRPC API
-  ///     (``EtcdTransport/grpc``: faster reads of large prefixes, and authentication together with
-  ///     client certificates).
+  ///   - client: the HTTP client of the ``EtcdTransport/gateway`` transport (default
+  ///     ``sharedClient``; gRPC does not use it). A client with a read timeout makes an idle watch
+  ///     reconnect (from its last revision: nothing is missed) each time it passes; one that retries
+  ///     connections (AsyncHTTPClient's default) makes a read of an unreachable etcd wait for
+  ///     `requestTimeout`.
+  ///   - transport: etcd's gRPC API (the default, ``EtcdTransport/grpc``) or its HTTP/JSON gateway
+  ///     (``EtcdTransport/gateway``, through `client`).
   ///   - retry: the delays between rounds of attempts to reach etcd.
   ///   - requestTimeout: how long one request may wait for a member's answer before the next member
   ///     is tried.
@@ -97,7 +97,7 @@ public struct EtcdLayer: Layer {
     endpoints: [String] = ["http://127.0.0.1:2379"], prefix: String, credentials: EtcdCredentials? = nil,
     tls: EtcdTLS? = nil, scope: Scope = .system,
     valueFormat: EtcdValueFormat = .string, isSecret: Bool = false, followsReset: Bool = false,
-    client: HTTPClient = EtcdLayer.sharedClient, transport: EtcdTransport = .gateway,
+    client: HTTPClient = EtcdLayer.sharedClient, transport: EtcdTransport = .grpc,
     retry: EtcdRetry = EtcdRetry(),
     requestTimeout: Duration = .seconds(5), checkInterval: Duration = .seconds(3)
   ) {

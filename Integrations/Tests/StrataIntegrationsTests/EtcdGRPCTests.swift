@@ -299,8 +299,9 @@ extension EtcdTests {
     let gateway = try #require(
       await fetchError(
         EtcdLayer(
-          endpoints: [server.endpoint], prefix: prefix, credentials: Self.appUser, tls: certificates.clientTLS
-        )))
+          endpoints: [server.endpoint], prefix: prefix, credentials: Self.appUser,
+          tls: certificates.clientTLS,
+          transport: .gateway)))
     #expect(gateway.message.contains("--client-cert-auth"))
   }
 }

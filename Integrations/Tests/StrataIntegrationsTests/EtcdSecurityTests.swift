@@ -193,8 +193,9 @@ extension EtcdTests {
     let refused = try #require(
       await fetchError(
         EtcdLayer(
-          endpoints: [strict.endpoint], prefix: prefix, credentials: Self.appUser, tls: certificates.clientTLS
-        )))
+          endpoints: [strict.endpoint], prefix: prefix, credentials: Self.appUser,
+          tls: certificates.clientTLS,
+          transport: .gateway)))
     #expect(refused.message.contains("--client-cert-auth"))
   }
 }
