@@ -84,8 +84,10 @@ public struct EtcdLayer: Layer {
   ///     reconnect (from its last revision: nothing is missed) each time it passes; one that retries
   ///     connections (AsyncHTTPClient's default) makes a read of an unreachable etcd wait for
   ///     `requestTimeout`.
-  ///   - transport: etcd's gRPC API (the default, ``EtcdTransport/grpc``) or its HTTP/JSON gateway
-  ///     (``EtcdTransport/gateway``, through `client`).
+  ///   - transport: etcd's gRPC API (``EtcdTransport/grpc``) or its HTTP/JSON gateway
+  ///     (``EtcdTransport/gateway``, through `client`). `nil` (the default): gRPC, unless a `client`
+  ///     of the program's own is given, which only the gateway uses (its TLS settings, its timeouts):
+  ///     then the gateway.
   ///   - retry: the delays between rounds of attempts to reach etcd.
   ///   - requestTimeout: how long one request may wait for a member's answer before the next member
   ///     is tried.
@@ -97,7 +99,7 @@ public struct EtcdLayer: Layer {
     endpoints: [String] = ["http://127.0.0.1:2379"], prefix: String, credentials: EtcdCredentials? = nil,
     tls: EtcdTLS? = nil, scope: Scope = .system,
     valueFormat: EtcdValueFormat = .string, isSecret: Bool = false, followsReset: Bool = false,
-    client: HTTPClient = EtcdLayer.sharedClient, transport: EtcdTransport = .grpc,
+    client: HTTPClient = EtcdLayer.sharedClient, transport: EtcdTransport? = nil,
     retry: EtcdRetry = EtcdRetry(),
     requestTimeout: Duration = .seconds(5), checkInterval: Duration = .seconds(3)
   ) {
@@ -110,7 +112,7 @@ public struct EtcdLayer: Layer {
     self.connection = EtcdConnection(
       client: client, endpoints: endpoints, requestTimeout: requestTimeout, credentials: credentials,
       tls: tls,
-      transport: transport)
+      transport: transport ?? (client === EtcdLayer.sharedClient ? .grpc : .gateway))
     self.state = EtcdSourceState(
       tree: EtcdTree(prefix: Array(prefix.utf8), format: valueFormat), isSecret: isSecret,
       followsReset: followsReset)

@@ -22,6 +22,14 @@ private func startedRequiringClientCertificates(
 }
 
 @Suite struct EtcdGRPCAddressTests {
+  @Test func theLayerTalksGRPCUnlessGivenAClientOfItsOwnWhichOnlyTheGatewayUses() {
+    #expect(EtcdLayer(prefix: "/app/").transport == .grpc)
+    #expect(EtcdLayer(prefix: "/app/", client: EtcdLayer.sharedClient).transport == .grpc)
+    #expect(EtcdLayer(prefix: "/app/", client: .shared).transport == .gateway)
+    #expect(EtcdLayer(prefix: "/app/", client: .shared, transport: .grpc).transport == .grpc)
+    #expect(EtcdLayer(prefix: "/app/", transport: .gateway).transport == .gateway)
+  }
+
   @Test func clientURLsBecomeHostPortAndSecurity() {
     #expect(
       EtcdGRPCAddress("http://127.0.0.1:2379")
