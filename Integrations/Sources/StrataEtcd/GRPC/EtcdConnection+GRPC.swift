@@ -119,31 +119,32 @@ extension EtcdConnection {
   }
 
   /// Runs `body` with a client whose connections outlive the calling task's cancellation until `body`
-  /// has returned, then shuts them down.
+  /// has returned, then ends them at once.
   ///
   /// `withGRPCClient` runs the connections as a child task, so cancelling the caller cancels them and
   /// the call together; a call cancelled just as it waits for its connection (grpc-swift-nio-transport
   /// 2.9's channel queues it without looking at the cancellation) then waits for a connection that is
   /// never made, and the caller never returns. Here the connections run until `body` ends, so a
-  /// cancelled call is answered (cancelled, or failed) by its connection either way.
+  /// cancelled call is answered (cancelled, or failed) by its connection either way. Once `body` has
+  /// ended no call is left, and the connections are cancelled rather than shut down gracefully: a
+  /// graceful shutdown waits out a reconnection's backoff (seconds, after a member went away), which
+  /// would hold up the move to the next member.
   private func withUncancelledConnections<Value: Sendable>(
     _ transport: HTTP2ClientTransport.Posix,
     _ body: (GRPCClient<HTTP2ClientTransport.Posix>) async throws -> Value
   ) async throws -> Value {
     let client = GRPCClient(transport: transport)
     let connections = Task { try? await client.runConnections() }
+    let result: Result<Value, any Error>
     do {
-      let value = try await body(client)
-      client.beginGracefulShutdown()
-      await connections.value
-      return value
+      result = .success(try await body(client))
     } catch {
-      // No call is left: ending the connections at once also ends a reconnection's backoff.
-      client.beginGracefulShutdown()
-      connections.cancel()
-      await connections.value
-      throw error
+      result = .failure(error)
     }
+    client.beginGracefulShutdown()
+    connections.cancel()
+    await connections.value
+    return try result.get()
   }
 
   /// The metadata that authenticates a call with `token`.
