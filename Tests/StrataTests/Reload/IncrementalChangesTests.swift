@@ -102,6 +102,33 @@ import Testing
     #expect(changes.everything)
   }
 
+  /// After a snapshot without a key (a remote source not read yet, an empty file), every key of the
+  /// next is new: one walk gives the keys a comparison of every key finds, each with its origin.
+  @Test(arguments: 0..<50)
+  func afterASnapshotWithoutAKeyEveryKeyIsNewWithItsOrigin(seed: Int) {
+    var random = SplitMix64(seed: UInt64(seed))
+    let emptyBefore = [
+      Snapshot.Source(
+        scope: .vendor, document: Document(path: "/empty.ini", root: .emptyTable(origin: .codeDefault)))
+    ]
+    let after =
+      emptyBefore
+      + ["/system.ini", "/user.ini"].prefix(Int.random(in: 1...2, using: &random)).map {
+        Snapshot.Source(scope: .user, document: Document(path: $0, root: Self.tree(&random, path: $0)))
+      }
+    let old = Snapshot(generation: 1, sources: emptyBefore)
+    let new = Snapshot(generation: 2, sources: after)
+    let found = new.changes(since: old)
+    let expected = Snapshot(generation: 2, sources: after).changesByWalkingEveryKey(since: old)
+    #expect(found.everything && found.sourcesDiffer)
+    #expect(found.changedValues == new.keys, "seed \(seed)")
+    #expect(Set(found.changedValues) == Set(expected.changedValues), "seed \(seed)")
+    #expect(found.removed.isEmpty && expected.removed.isEmpty)
+    #expect(found.changedOrigins == found.changedValues.map { new.entry(forKey: $0)!.origin }, "seed \(seed)")
+    // Nothing new to compare with: the usual way.
+    #expect(Snapshot(generation: 3, sources: emptyBefore).changes(since: old).changedOrigins == nil)
+  }
+
   @Test func entriesLookedUpInTheTreesAreThoseOfTheIndex() {
     var random = SplitMix64(seed: 11)
     let sources = ["/v.ini", "/s.ini", "/u.ini"].map {
