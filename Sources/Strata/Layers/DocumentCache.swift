@@ -15,9 +15,16 @@ final class DocumentCache: Sendable {
   }
 
   private let entries = Locked([String: Entry]())
+  /// What the unit rule remembers besides documents: units missing or failing now, drop-in listings.
+  let units: UnitStates
+
+  /// An empty cache whose units are gone once missing for `grace` (nanoseconds) by `clock`.
+  init(grace: UInt64, clock: @escaping @Sendable () -> UInt64 = monotonicNanoseconds) {
+    units = UnitStates(grace: grace, clock: clock)
+  }
 
   /// An empty cache.
-  init() {}
+  init() { units = UnitStates() }
 
   func lookup(_ path: String) -> Entry? { entries.withLock { $0[path] } }
   func store(_ entry: Entry, for path: String) { entries.withLock { $0[path] = entry } }

@@ -88,7 +88,7 @@ public struct FileLayer: Layer {
       contents.paths.append(dropInDirectory)
       // A drop-in added there (a mask, or a same-named replacement) changes which of ours load.
       if let overridingDropInDirectory { contents.paths.append(overridingDropInDirectory) }
-      for file in dropIns(in: dropInDirectory, trust: trust, into: &contents, options: context.options) {
+      for file in dropIns(in: dropInDirectory, trust: trust, into: &contents, context: context) {
         loadChecked(file, format: nil, trust: trust, into: &contents, context: context)
       }
     }
@@ -101,32 +101,75 @@ public struct FileLayer: Layer {
   }
 
   /// The drop-in paths of `directory` to load, in order.
+  ///
+  /// The listing is a unit of its own (``UnitStates``): a listing that fails (`EACCES`, `EMFILE`, a
+  /// directory replaced by a file) or a directory that is not trusted now keeps the last good listing,
+  /// and a directory that vanished keeps it through the grace period. A drop-in that left the listing
+  /// stays through the grace period too (vim's save renames it away for a moment); its own read then
+  /// decides, by the same rule.
   private func dropIns(
-    in directory: String, trust: FileTrust, into contents: inout LayerContents, options: ParseOptions
+    in directory: String, trust: FileTrust, into contents: inout LayerContents, context: LoadContext
   ) -> [String] {
+    let options = context.options
+    let units = context.cache?.units
+    let unit = "drop-ins:" + directory
+    let lastGood = units?.listing(unit)
     let names: [String]
     do {
       guard
         let listed = try FileSystem.contents(
           ofDirectory: options.resolvePath(directory), reportedAs: directory)
-      else { return [] }
+      else {
+        guard let units, let lastGood, !lastGood.isEmpty else {
+          units?.storeListing(nil, for: unit)
+          return []
+        }
+        switch units.missing(unit) {
+        case .pending(let retryAt):
+          contents.retry(at: retryAt)
+          return lastGood
+        case .gone:
+          units.storeListing(nil, for: unit)
+          return []
+        }
+      }
       if requiresSafePermissions,
         let problem = FileTrust(requiresSafePermissions: true, requiresOwnFiles: false, seen: trust.seen)
           .problem(with: directory, resolvePath: options.resolvePath)
       {
         contents.diagnostics.append(Diagnostic(.error, problem))
+        // What the directory held while it was safe stays, unread: what it holds now is not trusted.
+        if let units, let lastGood {
+          contents.retry(at: units.failed(unit))
+          for path in lastGood {
+            if let document = context.cache?.lookup(path)?.document { Self.append(document, to: &contents) }
+          }
+        }
         return []
       }
       names = listed
     } catch {
       contents.diagnostics.append(Diagnostic(.error, error))
-      return []
+      guard let units, let lastGood else { return [] }
+      contents.retry(at: units.failed(unit))
+      return lastGood
     }
     var overridden: Set<String> = []
     if let overridingDropInDirectory {
       let resolved = options.resolvePath(overridingDropInDirectory)
-      overridden = Set(
-        (try? FileSystem.contents(ofDirectory: resolved, reportedAs: overridingDropInDirectory)) ?? [])
+      let overridingUnit = "drop-ins:" + overridingDropInDirectory
+      do {
+        let listed =
+          try FileSystem.contents(ofDirectory: resolved, reportedAs: overridingDropInDirectory) ?? []
+        overridden = Set(listed)
+        units?.storeListing(listed, for: overridingUnit)
+        units?.loaded(overridingUnit)
+      } catch {
+        // Which of ours the other directory replaces is unknown now: as it last was.
+        contents.diagnostics.append(Diagnostic(.error, error))
+        overridden = Set(units?.listing(overridingUnit) ?? [])
+        if let units { contents.retry(at: units.failed(overridingUnit)) }
+      }
     }
     let dropInExtensions = dropInExtensions ?? options.formats.allExtensions
     for name in names.sorted() {
@@ -134,8 +177,23 @@ public struct FileLayer: Layer {
       contents.diagnostics.append(
         Diagnostic(.note, StrataError(.skipped, "skipped: \(reason)", path: joinPath(directory, name))))
     }
+    var accepted = DropInNames.sorted(names, extensions: dropInExtensions).filter { !overridden.contains($0) }
+    if let units, let lastGood {
+      // A drop-in that left the listing while its last good document is kept (missing, within the
+      // grace) is still read: its own read keeps it or lets it go.
+      let listed = Set(accepted)
+      let lingering = lastGood.map { String(lastComponent(of: $0)) }.filter { name in
+        !listed.contains(name) && !overridden.contains(name)
+          && context.cache?.lookup(joinPath(directory, name)) != nil
+          && FileSystem.entry(at: options.resolvePath(joinPath(directory, name))) == .missing
+      }
+      if !lingering.isEmpty {
+        accepted = DropInNames.sorted(accepted + lingering, extensions: dropInExtensions)
+      }
+      units.loaded(unit)
+    }
     var paths: [String] = []
-    for name in DropInNames.sorted(names, extensions: dropInExtensions) where !overridden.contains(name) {
+    for name in accepted {
       let path = joinPath(directory, name)
       if Self.isMask(options.resolvePath(path)) { continue }
       if paths.count == maxDropIns {
@@ -149,6 +207,7 @@ public struct FileLayer: Layer {
       }
       paths.append(path)
     }
+    units?.storeListing(paths, for: unit)
     return paths
   }
 
@@ -173,7 +232,10 @@ public struct FileLayer: Layer {
     if let problem = trust.problem(with: path, resolvePath: options.resolvePath) {
       contents.diagnostics.append(Diagnostic(.error, problem))
       // What was read while the file was safe stays; what it holds now is not trusted.
-      if let lastGood = context.cache?.lookup(path) { Self.append(lastGood.document, to: &contents) }
+      if let cache = context.cache {
+        if let lastGood = cache.lookup(path) { Self.append(lastGood.document, to: &contents) }
+        contents.retry(at: cache.units.failed(path))
+      }
       return
     }
     Self.loadFile(path, format: format, into: &contents, options: options, cache: context.cache)
@@ -198,7 +260,17 @@ public struct FileLayer: Layer {
         let bytes = try FileReader.read(
           options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
       else {
+        if let cache, let lastGood = cache.lookup(path) {
+          // Missing now is not gone yet: vim's save, a deploy tool's rename and a volume's swap each
+          // leave a moment with no file, whatever made the store read it then.
+          if case .pending(let retryAt) = cache.units.missing(path) {
+            append(lastGood.document, to: &contents)
+            contents.retry(at: retryAt)
+            return
+          }
+        }
         cache?.remove(path)
+        cache?.units.loaded(path)
         let resolved = options.resolvePath(path)
         if FileSystem.entry(at: resolved) == .symlink {
           contents.diagnostics.append(
@@ -213,6 +285,7 @@ public struct FileLayer: Layer {
       }
       let cached = cache?.lookup(path)
       if let cached, cached.document.includedFiles.isEmpty, ByteComparison.equal(cached.bytes, bytes) {
+        cache?.units.loaded(path)
         append(cached.document, to: &contents)
         return
       }
@@ -227,20 +300,26 @@ public struct FileLayer: Layer {
           }
         } catch {
           contents.diagnostics.append(Diagnostic(.error, error))
-          // Keep the last good document: the rest of the stack updates, and the next edit that parses
-          // wins.
+          // Keep the last good document: the rest of the stack updates, and the file is read again
+          // (a writer caught mid-write finishes; the next edit that parses wins).
           if let cached { append(cached.document, to: &contents) }
+          if let cache { contents.retry(at: cache.units.failed(path)) }
           return
         }
       }
       cache?.store(DocumentCache.Entry(bytes: bytes, document: document, spans: spans), for: path)
+      cache?.units.loaded(path)
       append(document, to: &contents)
     } catch {
-      // A file that grew past the limit, became unreadable, or was replaced by something that is not a
-      // regular file keeps its last good document, as a syntax error does; only a real deletion
-      // (`read` returning nil above) removes its values.
+      // A file that grew past the limit, became unreadable (`EACCES`, `EMFILE`, `EIO`), or was replaced
+      // by something that is not a regular file keeps its last good document, as a syntax error does,
+      // and is read again with a backoff; only a confirmed deletion (`read` returning nil above, for the
+      // whole grace period) removes its values.
       contents.diagnostics.append(Diagnostic(.error, error))
-      if let lastGood = cache?.lookup(path) { append(lastGood.document, to: &contents) }
+      if let cache {
+        if let lastGood = cache.lookup(path) { append(lastGood.document, to: &contents) }
+        contents.retry(at: cache.units.failed(path))
+      }
     }
   }
 

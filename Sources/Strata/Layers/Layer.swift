@@ -103,6 +103,9 @@ public struct LayerContents: Sendable {
   public var diagnostics: [Diagnostic]
   /// Every path the layer looked at, existing or not, so a watcher can watch them.
   public var paths: [String]
+  /// When a running store reads the layer again by itself (monotonic nanoseconds): a unit that failed
+  /// or went missing keeps its last good contents and is retried then (see ``UnitStates``).
+  var retryAt: UInt64? = nil
 
   /// Creates contents.
   public init(documents: [Document] = [], diagnostics: [Diagnostic] = [], paths: [String] = []) {

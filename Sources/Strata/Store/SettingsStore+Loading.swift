@@ -94,11 +94,13 @@ extension SettingsStore {
         generationCounter.store(candidate.generation, ordering: .releasing)
       }
     }
-    let watches = state.withLock { state in
+    let (watches, retries) = state.withLock { state in
       state.contents = contents
       if isNew { state.publishedAt = Date() }
-      return state.watches
+      return (state.watches, state.retries)
     }
+    // Units that failed or went missing are read again by themselves, without another edit.
+    retries?.update(contents)
     // Layers that watch files follow their new paths (an include added, a drop-in directory created).
     for (index, watch) in watches { watch.update(contents[index]?.paths ?? []) }
     return isNew ? (current, candidate, changes) : nil

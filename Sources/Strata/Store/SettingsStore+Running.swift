@@ -61,9 +61,13 @@ extension SettingsStore {
     let signals = SourceSignals(immediate: immediate, worker: worker) { [weak self] layers in
       self?.runPipeline(.reload(layers))
     }
+    let retries = RetrySchedule(clock: cache.units.clock)
+    // The unit rule's grace is the watcher's: a target missing that long is reported, and gone.
+    cache.units.grace = watcher.core.grace
     state.withLock { state in
       state.notifier = systemd
       state.worker = worker
+      state.retries = retries
     }
     await withTaskCancellationHandler {
       await withTaskGroup(of: Void.self) { group in
@@ -86,6 +90,10 @@ extension SettingsStore {
             for await _ in reloadRequests { signals.requestReload() }
           }
         }
+        group.addTask {
+          await retries.run { index in signals.signal(.changed, fromLayer: index) }
+        }
+        retries.update(state.withLock { $0.contents })
         // An edit made after the store's first load and before its watch was set was not seen: read
         // those layers once more now that every watch is set (an unchanged file costs a read and a hash).
         if !watched.isEmpty { await runPipeline(.reload(watched, reportsDiagnostics: false)) }
@@ -100,11 +108,13 @@ extension SettingsStore {
     } onCancel: {
       files.stop()
       signals.finish()
+      retries.finish()
     }
     state.withLock { state in
       state.watches = [:]
       state.notifier = nil
       state.worker = nil
+      state.retries = nil
     }
     worker?.stop()
   }

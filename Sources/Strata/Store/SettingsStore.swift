@@ -83,6 +83,8 @@ public final class SettingsStore: Sendable {
     var notifier: SystemdNotifier?
     /// The thread the pipeline's asynchronous work runs on while the run loop runs.
     var worker: WorkerThread?
+    /// When the run loop reads failing or missing units again, while it runs.
+    var retries: RetrySchedule?
     /// Whether ``SettingsStore/requireAll()`` has run: groups released before it are start-up mistakes.
     var hasRequiredAll = false
     /// Groups released before `requireAll()` ran (at most ``ReleasedGroup/limit``).

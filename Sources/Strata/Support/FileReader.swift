@@ -16,6 +16,9 @@ enum FileReader {
   static func read(_ path: String, reportedAs: String, limit: Int) throws(StrataError) -> [UInt8]? {
     // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer; the
     // file's kind is then checked on the opened descriptor, so nothing can swap it in between.
+    if let injected = InjectedFaults.failure(for: path) {
+      throw StrataError(.unreadable, "cannot read: \(describe(errno: injected))", path: reportedAs)
+    }
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     if fd < 0 {
       let code = errno

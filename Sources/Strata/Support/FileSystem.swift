@@ -81,6 +81,7 @@ enum FileSystem {
   /// - Throws: the `errno` of `opendir` when the directory cannot be opened (`ENOENT` when it does not
   ///   exist), for callers that word the failure their own way.
   static func names(inDirectory path: String) throws(ListingFailure) -> [String] {
+    if let injected = InjectedFaults.failure(for: path) { throw ListingFailure(code: injected) }
     guard let names = DirectoryEntries.names(atPath: path) else { throw ListingFailure(code: errno) }
     return names.filter { $0 != "." && $0 != ".." }
   }

@@ -132,10 +132,3 @@ func describeInterval(_ nanoseconds: UInt64) -> String {
   if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000) ms" }
   return "\(Double(nanoseconds) / 1_000_000) ms"
 }
-
-/// `CLOCK_MONOTONIC` in nanoseconds.
-@Sendable func monotonicNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

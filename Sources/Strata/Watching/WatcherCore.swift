@@ -289,8 +289,15 @@ final class WatcherCore: @unchecked Sendable {
           // A new regular file is not complete until it is closed; a new directory or symlink is.
           let kind = FileSystem.entry(at: path)
           if kind == .directory || kind == .symlink { consider(target, &state, changed: &changed) }
-        } else if completed || vanished {
+        } else if completed {
           consider(target, &state, changed: &changed)
+        } else if vanished {
+          // A regular file there now was created after this one went (a rename-away save: vim's, an
+          // editor's backup rename, a deploy tool's): it is not complete until its own close or rename,
+          // which reports it. Reading it now could read it empty or half written.
+          let replacedByANewFile =
+            (path == target || path == plan.plainEnd) && FileSystem.entry(at: path) == .file
+          if !replacedByANewFile { consider(target, &state, changed: &changed) }
         }
       }
     }
