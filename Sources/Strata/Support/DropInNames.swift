@@ -15,8 +15,13 @@ enum DropInNames {
 
   /// Why `name` is not loaded as a drop-in, or `nil` when it is: for `config-dump --check`, which
   /// lists every file it skips.
+  ///
+  /// Also `nil` for the kubelet's own entries (`..data`, `..data_tmp`, `..2026_11_28_02_19_19.123…`,
+  /// see ``KubeletVolume``), which are not loaded either: a ConfigMap mounted as the drop-in directory
+  /// always holds them, and a new timestamped directory comes with every update, so a note about each
+  /// would be noise that reports nothing wrong.
   static func skipReason(_ name: String, extensions: [String]) -> String? {
-    guard !shouldLoad(name, extensions: extensions) else { return nil }
+    guard !shouldLoad(name, extensions: extensions), !KubeletVolume.isOwnEntry(name) else { return nil }
     if name.hasPrefix(".") || name.hasPrefix("#") || name.hasSuffix("~") || name == "4913" {
       return "a hidden, backup or editor's temporary file"
     }

@@ -128,7 +128,21 @@ struct FileTrust: Sendable {
   }
 
   /// Why one entry on the way must not be trusted: a link another user owns (the kernel's
-  /// `protected_symlinks`), or what it points to is writable by others.
+  /// `protected_symlinks`), or what it points to is owned by another user, or writable by others on a
+  /// writable mount.
+  ///
+  /// A mode that lets others (or another group) write is harmless on a read-only mount: nobody can
+  /// write through it, whatever the mode says, and only root can remount it. A Kubernetes ConfigMap or
+  /// Secret is such a mount, whose directory the kubelet makes with mode 0777, which nobody in the pod
+  /// can change. (A read-only bind mount leaves its source as writable as the mode says, to whoever can
+  /// reach it; the kubelet's source is under `/var/lib/kubelet`, which only root can.) The mount is
+  /// asked only once a mode would refuse the entry (one `statvfs`), so a safe tree costs nothing more.
+  ///
+  /// An owner other than root or this process is refused even there: a mode is often an artefact
+  /// nobody chose (the kubelet's 0777, a `vfat` or ISO image's 0777 on every file), whereas the owner
+  /// is who wrote the contents, which a read-only mount does not change, and who may change them
+  /// through any writable mount of the same files, whatever the mode. The kubelet's files belong to
+  /// root (`fsGroup` changes their group only), so a pod does not need that relaxed.
   /// - Parameters:
   ///   - disk: where the entry is (the fix names it: under a root, the real file, not the path as
   ///     the configuration writes it).
@@ -139,8 +153,11 @@ struct FileTrust: Sendable {
     _ disk: String, shown: String, file: String?, link: stat, euid: uid_t
   ) -> StrataError? {
     func refuse(_ reason: String, fix: String) -> StrataError {
+      refuse(reason, then: "fix it with: \(fix)")
+    }
+    func refuse(_ reason: String, then advice: String) -> StrataError {
       let head = file == nil ? "refusing \(reason)" : "refusing it: \(shown), on its path, is \(reason)"
-      return StrataError(.insecurePermissions, "\(head); fix it with: \(fix)", path: file ?? shown)
+      return StrataError(.insecurePermissions, "\(head); \(advice)", path: file ?? shown)
     }
     if (link.st_mode & S_IFMT) == S_IFLNK && link.st_uid != 0 && link.st_uid != euid {
       return refuse(
@@ -162,16 +179,42 @@ struct FileTrust: Sendable {
     }
     // A world-writable directory with the sticky bit (/tmp) lets others add entries but not replace
     // ours; the owner checks above catch what they add.
-    if mode & 0o002 != 0 && !(isDirectory && mode & S_ISVTX != 0) {
+    let othersCanWrite = mode & 0o002 != 0 && !(isDirectory && mode & S_ISVTX != 0)
+    let groupCanWrite = mode & 0o020 != 0 && info.st_gid != 0 && info.st_gid != getegid()
+    guard othersCanWrite || groupCanWrite, !ReadOnlyMount.contains(disk) else { return nil }
+    let reason =
+      othersCanWrite
+      ? "\(what) anyone can write (mode \(FilePermissions.octal(mode)))"
+      : "\(what) group \(info.st_gid) can write (mode \(FilePermissions.octal(mode))), neither root's group nor "
+        + "this process's"
+    // The kubelet writes its volume anew on every update, with the modes the pod spec gives: a `chmod`
+    // there is undone by the next update (or, on the read-only mount a pod sees, fails).
+    if KubeletVolume.holds(disk) {
       return refuse(
-        "\(what) anyone can write (mode \(FilePermissions.octal(mode)))", fix: "chmod o-w \(disk)")
+        reason,
+        then:
+          "it is in a Kubernetes volume (the kubelet's ..data layout), which the pod spec sets up; fix it "
+          + "there: " + podSpecFix(isDirectory: isDirectory, others: othersCanWrite, group: info.st_gid))
     }
-    if mode & 0o020 != 0 && info.st_gid != 0 && info.st_gid != getegid() {
-      return refuse(
-        "\(what) group \(info.st_gid) can write (mode \(FilePermissions.octal(mode))), neither root's group nor "
-          + "this process's", fix: "chmod g-w \(disk)")
+    return refuse(reason, fix: othersCanWrite ? "chmod o-w \(disk)" : "chmod g-w \(disk)")
+  }
+
+  /// The fix, in the pod spec's terms, for an entry of a kubelet volume that others (`others`) or
+  /// another `group` can write. `defaultMode` (or an item's `mode`) sets the files' modes, not the
+  /// directories' (the kubelet makes the volume's own 0777); `fsGroup` gives the files their group,
+  /// which can write them on a writable mount; and on a read-only mount neither mode is refused.
+  private static func podSpecFix(isDirectory: Bool, others: Bool, group: gid_t) -> String {
+    let readOnly = "mount the volume read-only (readOnly: true in its volumeMounts entry)"
+    let defaultMode =
+      "set the volume's defaultMode (or the item's mode) to one \(others ? "others" : "the group") cannot write, "
+      + "such as 0644"
+    let runAsGroup = "set runAsGroup to \(group) (the fsGroup) so that the group is this process's"
+    switch (isDirectory, others) {
+    case (true, true): return readOnly + "; defaultMode sets the files' modes, not the directory's"
+    case (true, false): return runAsGroup + ", or " + readOnly
+    case (false, true): return defaultMode + ", or " + readOnly
+    case (false, false): return defaultMode + ", " + runAsGroup + ", or " + readOnly
     }
-    return nil
   }
 }
 
