@@ -284,6 +284,16 @@ public struct FileLayer: Layer {
         return
       }
       let cached = cache?.lookup(path)
+      if let cache, let cached,
+        let retryAt = WritesInProgress.retryTime(
+          for: FileSystem.absolutePath(options.resolvePath(path)), now: cache.units.clock())
+      {
+        // Created or written and not closed yet (a rename-away save between its create and its close,
+        // a writer mid-way through): read again once complete; its close also signals.
+        append(cached.document, to: &contents)
+        contents.retry(at: retryAt)
+        return
+      }
       if let cached, cached.document.includedFiles.isEmpty, ByteComparison.equal(cached.bytes, bytes) {
         cache?.units.loaded(path)
         append(cached.document, to: &contents)

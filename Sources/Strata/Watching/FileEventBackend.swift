@@ -110,6 +110,8 @@ struct FileEvent: Sendable, Equatable {
     static let touched = Kind(rawValue: 1 << 3)
     /// The watched directory itself was removed or moved.
     static let directoryGone = Kind(rawValue: 1 << 4)
+    /// An entry's content was written, and it is not closed yet (`IN_MODIFY`).
+    static let written = Kind(rawValue: 1 << 7)
     /// The kernel dropped the watch (the directory is gone, or its file system unmounted).
     static let watchEnded = Kind(rawValue: 1 << 5)
     /// Events were lost (the kernel's queue overflowed): every target must be read again.

@@ -62,6 +62,7 @@
       if mask.contains(.closeWrite) || mask.contains(.movedTo) { kind.insert(.completed) }
       if mask.contains(.delete) || mask.contains(.movedFrom) { kind.insert(.vanished) }
       if mask.contains(.modify) || mask.contains(.attrib) { kind.insert(.touched) }
+      if mask.contains(.modify) { kind.insert(.written) }
       self.init(watch: event.watch, kind: kind, name: event.name)
     }
   }

@@ -269,8 +269,15 @@ final class WatcherCore: @unchecked Sendable {
     let completed = event.kind.contains(.completed)
     let vanished = event.kind.contains(.vanished)
     let created = event.kind.contains(.created)
+    let written = event.kind.contains(.written)
     for directory in directories {
       let path = joinPath(directory, event.name)
+      // Layers that read a file while its writer has not closed it keep its last good document.
+      if completed || vanished {
+        WritesInProgress.end(path)
+      } else if written || (created && FileSystem.entry(at: path) == .file) {
+        WritesInProgress.begin(path, at: clock())
+      }
       for target in state.targets {
         guard let plan = state.plans[target] else { continue }
         let inChain = plan.interest.contains(path)
