@@ -18,8 +18,9 @@ import Testing
       #expect(kind(IN_MOVED_FROM) == .vanished)
       #expect(kind(IN_DELETE) == .vanished)
       #expect(kind(IN_CREATE) == .created)
-      // A write not yet closed, or an attribute: never a reason to read (WATCHING.md).
-      #expect(kind(IN_MODIFY) == .touched)
+      // A write not yet closed, or an attribute: never a reason to read (WATCHING.md); a write marks
+      // the file as being written until it is closed.
+      #expect(kind(IN_MODIFY) == [.touched, .written])
       #expect(kind(IN_ATTRIB) == .touched)
       #expect(kind(IN_DELETE_SELF, name: "") == .directoryGone)
       #expect(kind(IN_MOVE_SELF, name: "") == .directoryGone)

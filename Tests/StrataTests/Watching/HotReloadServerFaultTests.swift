@@ -1,0 +1,109 @@
+import Foundation
+import StrataPlatform
+import Testing
+
+/// `hot-reload-server`, asked over HTTP while its files meet faults and other reloads: its admin token
+/// comes from a drop-in, and its greeting from the main file; neither may ever fall back to the
+/// compiled-in default.
+@Suite(.serialized) struct HotReloadServerFaultTests {
+  /// The sample's files under `dir/root`, its port chosen by the system.
+  private func copyRoot(_ dir: String) async throws -> String {
+    let root = dir + "/root"
+    try await shell("cp -r \(repositoryRoot)/Samples/HotReloadServer/root \(root)")
+    try await shell("chmod -R go-w \(root) && chmod 600 \(root)/etc/hotreload/hotreload.conf.d/50-admin.ini")
+    // Not the compiled-in greeting word ("Hello"), so that a default would show.
+    try await shell(
+      "sed -i 's/^port = .*/port = 0/; s/^message = .*/message = Howdy/' \(root)/etc/hotreload/hotreload.ini")
+    return root
+  }
+
+  private func port(of server: ChildProcess) async -> String? {
+    guard let line = await server.line(startingWith: "listening on ", within: 120) else { return nil }
+    return line.split(separator: ":").last.map(String.init)
+  }
+
+  /// The status of `POST /echo` with `token`.
+  private func echoStatus(_ port: String, token: String) async throws -> String {
+    try await Spawn.run(
+      "/usr/bin/curl",
+      [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5", "-X", "POST",
+        "-H", "Authorization: Bearer \(token)", "-d", "hi", "http://127.0.0.1:\(port)/echo",
+      ]
+    ).output
+  }
+
+  @Test func aDropInDirectoryOthersCanWriteForAMomentKeepsTheRealToken() async throws {
+    try await withTemporaryDirectory { dir in
+      let root = try await copyRoot(dir)
+      let server = try startHotReloadServer(root: root, in: dir)
+      guard let port = await port(of: server) else {
+        Issue.record("the server did not start: \(server.transcript)")
+        return
+      }
+      #expect(try await echoStatus(port, token: "s3cret-admin-token") == "200")
+      let dropIns = root + "/etc/hotreload/hotreload.conf.d"
+      #expect(chmod(dropIns, 0o777) == 0)
+      // Any edit of the main file reloads the layer, and with it the directory no one should trust now.
+      try await shell("sed -i 's/^name = .*/name = Strata/' \(root)/etc/hotreload/hotreload.ini")
+      #expect(
+        try await waitUntil(within: 60) {
+          try await httpGet("http://127.0.0.1:\(port)/") == "Howdy, Strata!\n"
+        },
+        "\(server.transcript)")
+      #expect(try await echoStatus(port, token: "change-me") == "401")
+      #expect(try await echoStatus(port, token: "s3cret-admin-token") == "200")
+      #expect(server.transcript.contains("refusing a directory anyone can write"), "\(server.transcript)")
+      // Safe again: the directory is read again by itself (no other edit), and the token stays.
+      #expect(chmod(dropIns, 0o755) == 0)
+      #expect(
+        await waitUntil(within: 60) { server.transcript.contains("recovered:") }, "\(server.transcript)")
+      #expect(try await echoStatus(port, token: "s3cret-admin-token") == "200")
+      server.send(SIGTERM)
+      #expect(await server.finish(within: 60).ending == .exited(0))
+    }
+  }
+
+  @Test func aMainFileRenamedAwayDuringHangupsNeverServesTheDefaultGreeting() async throws {
+    try await withTemporaryDirectory { dir in
+      let root = try await copyRoot(dir)
+      let ini = root + "/etc/hotreload/hotreload.ini"
+      let server = try startHotReloadServer(root: root, in: dir)
+      guard let port = await port(of: server) else {
+        Issue.record("the server did not start: \(server.transcript)")
+        return
+      }
+      var answers: [String] = []
+      for round in 1...6 {
+        // A rename-away save (vim's backup rename, slowed down): the file is missing, then present
+        // and empty, then written; SIGHUPs land in each of those moments.
+        #expect(rename(ini, ini + "~") == 0)
+        server.send(SIGHUP)
+        answers.append(try await httpGet("http://127.0.0.1:\(port)/"))
+        let fd = open(ini, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+        #expect(fd >= 0)
+        server.send(SIGHUP)
+        try await Task.sleep(for: .milliseconds(40))
+        answers.append(try await httpGet("http://127.0.0.1:\(port)/"))
+        let text = try String(contentsOfFile: ini + "~", encoding: .utf8)
+          .replacingOccurrences(of: #"name = .*"#, with: "name = round\(round)", options: .regularExpression)
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        unlink(ini + "~")
+        #expect(
+          try await waitUntil(within: 60) {
+            try await httpGet("http://127.0.0.1:\(port)/") == "Howdy, round\(round)!\n"
+          }, "\(server.transcript)")
+      }
+      // Only greetings some save completed: the copy's own, or one of the rounds'; never the
+      // compiled-in word, and never the compiled-in port (a restart pending).
+      #expect(answers.count == 12)
+      for answer in answers {
+        #expect(answer == "Howdy, world!\n" || answer.hasPrefix("Howdy, round"), "\(answer)")
+      }
+      #expect(!server.transcript.contains("pending restart"), "\(server.transcript)")
+      server.send(SIGTERM)
+      #expect(await server.finish(within: 60).ending == .exited(0))
+    }
+  }
+}
