@@ -7,6 +7,7 @@
 //   strata-stress-child fallback                read two groups made without a store
 //   strata-stress-child close-from [fallback]   close descriptors from one up; print which are open
 //   strata-stress-child control DIR             serve a store's control socket with a clock moved by the test
+//   strata-stress-child generations FILE DIR    run a store over FILE and drop-ins DIR; print every generation
 import StrataPlatform
 
 /// Writes a line to standard output at once (no buffering: the parent may kill us any time).
@@ -17,7 +18,7 @@ func say(_ line: String) {
 func usageError() -> Never {
   say(
     "usage: strata-stress-child write FILE [COUNT] | soak DIR RELOADS SUBSCRIPTIONS | watch FILE | fallback"
-      + " | close-from [fallback] | control DIR")
+      + " | close-from [fallback] | control DIR | generations FILE DROPINS")
   exit(2)
 }
 
@@ -48,6 +49,8 @@ case "close-from" where arguments.count <= 2:
   runCloseFrom(fallback: arguments.count == 2 && arguments[1] == "fallback")
 case "control" where arguments.count == 2:
   await runControl(directory: arguments[1])
+case "generations" where arguments.count == 3:
+  await runGenerations(file: arguments[1], dropIns: arguments[2])
 default:
   usageError()
 }
