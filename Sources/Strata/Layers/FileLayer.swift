@@ -256,11 +256,25 @@ public struct FileLayer: Layer {
         }
         throw options.formats.unknownType(path)
       }
-      guard
-        let bytes = try FileReader.read(
-          options.resolvePath(path), reportedAs: path, limit: options.maxFileSize)
-      else {
-        if let cache, let lastGood = cache.lookup(path) {
+      let cached = cache?.lookup(path)
+      // With a last good document to keep, a file someone has open for writing (an in-place write, a
+      // rename-away save between its create and its close) is not read now, and no writer can open it
+      // while it is read (where the kernel can tell: ``WriteLease``).
+      var outcome = try FileReader.read(
+        options.resolvePath(path), reportedAs: path, limit: options.maxFileSize,
+        unlessBeingWritten: cached != nil)
+      if case .beingWritten = outcome, let cache, let cached {
+        if let retryAt = cache.units.waitForWriter(path) {
+          append(cached.document, to: &contents)
+          contents.retry(at: retryAt)
+          return
+        }
+        // A writer that keeps the file open for good: read it as it is.
+        outcome = try FileReader.read(
+          options.resolvePath(path), reportedAs: path, limit: options.maxFileSize, unlessBeingWritten: false)
+      }
+      guard case .bytes(let bytes) = outcome else {
+        if let cache, let lastGood = cached {
           // Missing now is not gone yet: vim's save, a deploy tool's rename and a volume's swap each
           // leave a moment with no file, whatever made the store read it then.
           if case .pending(let retryAt) = cache.units.missing(path) {
@@ -283,7 +297,9 @@ public struct FileLayer: Layer {
         }
         return
       }
-      let cached = cache?.lookup(path)
+      // A writer that began after the event that made the store read this file has queued its own event
+      // by now: take it in before deciding whether the file is being written.
+      if cached != nil { WritesInProgress.catchUp() }
       if let cache, let cached,
         let retryAt = WritesInProgress.retryTime(
           for: FileSystem.absolutePath(options.resolvePath(path)), now: cache.units.clock())

@@ -28,6 +28,8 @@ final class UnitStates: Sendable {
 
   private struct State {
     var missingSince: [String: UInt64] = [:]
+    /// Files found open for writing, since when.
+    var writtenSince: [String: UInt64] = [:]
     var failing: [String: Trouble] = [:]
     /// The last good listing of each drop-in directory (the paths it loaded, in order).
     var listings: [String: [String]] = [:]
@@ -76,6 +78,24 @@ final class UnitStates: Sendable {
     }
   }
 
+  /// How long a file open for writing is waited for before it is read as it is.
+  static let writerPatience: UInt64 = 2_000_000_000
+
+  /// A file with a last good document is open for writing now: when to look again, or `nil` once it has
+  /// been open for ``writerPatience`` (a writer that never closes it: read it as it is).
+  func waitForWriter(_ unit: String) -> UInt64? {
+    let now = clock()
+    return state.withLock { state in
+      let since = state.writtenSince[unit] ?? now
+      guard now < since + Self.writerPatience else {
+        state.writtenSince[unit] = nil
+        return nil
+      }
+      state.writtenSince[unit] = since
+      return min(now + 20_000_000, since + Self.writerPatience)
+    }
+  }
+
   /// A unit could not be read whole (or did not parse, or is not trusted now): when to try again.
   func failed(_ unit: String) -> UInt64 {
     let now = clock()
@@ -94,6 +114,7 @@ final class UnitStates: Sendable {
   func loaded(_ unit: String) {
     state.withLock { state in
       if state.missingSince[unit] != nil { state.missingSince[unit] = nil }
+      if state.writtenSince[unit] != nil { state.writtenSince[unit] = nil }
       if state.failing[unit] != nil { state.failing[unit] = nil }
     }
   }

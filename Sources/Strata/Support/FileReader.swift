@@ -14,6 +14,28 @@ enum FileReader {
   /// - Returns: the bytes, or `nil` when nothing exists at `path` (a missing file is an absent layer).
   /// - Throws: `unreadable` (permissions, not a regular file, an I/O error) or `fileTooLarge`.
   static func read(_ path: String, reportedAs: String, limit: Int) throws(StrataError) -> [UInt8]? {
+    switch try read(path, reportedAs: reportedAs, limit: limit, unlessBeingWritten: false) {
+    case .bytes(let bytes): bytes
+    case .missing, .beingWritten: nil
+    }
+  }
+
+  /// What ``read(_:reportedAs:limit:unlessBeingWritten:)`` found.
+  enum Outcome {
+    /// The file's bytes.
+    case bytes([UInt8])
+    /// Nothing exists at the path.
+    case missing
+    /// Someone has the file open for writing (known only where ``WriteLease`` can tell).
+    case beingWritten
+  }
+
+  /// Reads a regular file, as ``read(_:reportedAs:limit:)`` does; with `unlessBeingWritten`, a file
+  /// someone has open for writing is not read, and while it is read no writer can open it
+  /// (``WriteLease``: where the kernel can tell).
+  static func read(
+    _ path: String, reportedAs: String, limit: Int, unlessBeingWritten: Bool
+  ) throws(StrataError) -> Outcome {
     // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer; the
     // file's kind is then checked on the opened descriptor, so nothing can swap it in between.
     if let injected = InjectedFaults.failure(for: path) {
@@ -22,7 +44,7 @@ enum FileReader {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     if fd < 0 {
       let code = errno
-      if code == ENOENT || code == ENOTDIR { return nil }
+      if code == ENOENT || code == ENOTDIR { return .missing }
       if code == ENXIO, let kind = kind(at: path) {  // a socket cannot be opened at all
         throw StrataError(.unreadable, "not a regular file: \(kind)", path: reportedAs)
       }
@@ -37,9 +59,19 @@ enum FileReader {
     }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       // /dev/null is the one exception: a config file linked to it is empty, as systemd masks one.
-      if isDevNull(info) { return [] }
+      if isDevNull(info) { return .bytes([]) }
       throw StrataError(.unreadable, "not a regular file: \(describe(mode: info.st_mode))", path: reportedAs)
     }
+    var leased = false
+    if unlessBeingWritten {
+      switch WriteLease.acquire(fd) {
+      case .beingWritten: return .beingWritten
+      case .held: leased = true
+      case .unknown: break
+      }
+    }
+    // Released before the descriptor is closed (the `defer` above runs after this one).
+    defer { if leased { WriteLease.release(fd) } }
     if Int(info.st_size) > limit {
       throw tooLarge(reportedAs, limit)
     }
@@ -66,7 +98,7 @@ enum FileReader {
       }
       if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
       if bytes.count > limit { throw tooLarge(reportedAs, limit) }
-      if chunk.count < request { return bytes }  // end of file
+      if chunk.count < request { return .bytes(bytes) }  // end of file
       request = min(max(bytes.count, 64 * 1024), limit - bytes.count + 1)
     }
   }
