@@ -32,13 +32,18 @@ enum AtomicFile {
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)", errno, reportedAs) }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    // Held until the descriptor is closed, after the rename: while it is held, no cleanup removes it.
-    _ = flock(fd, LOCK_EX)
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // The lock is held on a read-only descriptor until after the rename (while it is held, no cleanup
+    // removes the file), and the written one is closed before it: readers that refuse a file someone
+    // has open for writing (``WriteLease``) read the new file as soon as it is in place.
+    let lock = open(temporary, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    _ = flock(lock >= 0 ? lock : fd, LOCK_EX)
     var renamed = false
+    var writing = true
     defer {
       if !renamed { unlink(temporary) }
-      close(fd)
+      if writing { close(fd) }
+      if lock >= 0 { close(lock) }
     }
     do {
       if exists && (info.st_uid != geteuid() || info.st_gid != getegid()),
@@ -53,6 +58,8 @@ enum AtomicFile {
       }
       guard fsync(fd) == 0 else { throw failure("cannot flush to disk", errno, reportedAs) }
     }
+    writing = false
+    guard close(fd) == 0 else { throw failure("cannot write", errno, reportedAs) }
     guard rename(temporary, path) == 0 else { throw failure("cannot replace the file", errno, reportedAs) }
     renamed = true
     let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
