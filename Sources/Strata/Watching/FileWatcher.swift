@@ -29,7 +29,9 @@ struct WatchBatch: Sendable {
 /// and, for a path whose directories do not exist yet, the nearest existing ancestor, re-armed as they
 /// appear. A target is reported once it is complete (inotify: `IN_CLOSE_WRITE` or `IN_MOVED_TO`, never
 /// `IN_MODIFY` alone, which would catch half-written files); one that disappears is reported only if it
-/// is still missing after the grace period (vim's save has a moment with no file). A queue overflow
+/// is still missing after the grace period (vim's save has a moment with no file), and not at all when
+/// a new regular file already stands in its place (its own close or rename reports it). Files created or
+/// written and not yet closed are recorded in ``WritesInProgress``. A queue overflow
 /// re-arms everything and reports every target. When a watch cannot be set (inotify: `ENOSPC`,
 /// `EMFILE`), the path is polled by a stat signature, and a ``WatcherFallback`` says which sysctl to
 /// raise; the watcher never fails. A polled change is reported once a second check (up to 100 ms later)
