@@ -139,20 +139,20 @@ public struct FileLayer: Layer {
       {
         contents.diagnostics.append(Diagnostic(.error, problem))
         // What the directory held while it was safe stays, unread: what it holds now is not trusted.
-        if let units, let lastGood {
-          contents.retry(at: units.failed(unit))
-          for path in lastGood {
-            if let document = context.cache?.lookup(path)?.document { Self.append(document, to: &contents) }
-          }
+        // A mode fixed back makes no event that names a file: the directory is looked at again.
+        guard let units else { return [] }
+        contents.retry(at: units.failed(unit))
+        for path in lastGood ?? [] {
+          if let document = context.cache?.lookup(path)?.document { Self.append(document, to: &contents) }
         }
         return []
       }
       names = listed
     } catch {
       contents.diagnostics.append(Diagnostic(.error, error))
-      guard let units, let lastGood else { return [] }
+      guard let units else { return [] }
       contents.retry(at: units.failed(unit))
-      return lastGood
+      return lastGood ?? []
     }
     var overridden: Set<String> = []
     if let overridingDropInDirectory {
@@ -178,7 +178,7 @@ public struct FileLayer: Layer {
         Diagnostic(.note, StrataError(.skipped, "skipped: \(reason)", path: joinPath(directory, name))))
     }
     var accepted = DropInNames.sorted(names, extensions: dropInExtensions).filter { !overridden.contains($0) }
-    if let units, let lastGood {
+    if let lastGood {
       // A drop-in that left the listing while its last good document is kept (missing, within the
       // grace) is still read: its own read keeps it or lets it go.
       let listed = Set(accepted)
@@ -190,8 +190,8 @@ public struct FileLayer: Layer {
       if !lingering.isEmpty {
         accepted = DropInNames.sorted(accepted + lingering, extensions: dropInExtensions)
       }
-      units.loaded(unit)
     }
+    units?.loaded(unit)
     var paths: [String] = []
     for name in accepted {
       let path = joinPath(directory, name)
@@ -263,6 +263,7 @@ public struct FileLayer: Layer {
       var outcome = try FileReader.read(
         options.resolvePath(path), reportedAs: path, limit: options.maxFileSize,
         unlessBeingWritten: cached != nil)
+      if case .bytes = outcome, cached != nil { cache?.units.noWriter(path) }
       if case .beingWritten = outcome, let cache, let cached {
         if let retryAt = cache.units.waitForWriter(path) {
           append(cached.document, to: &contents)

@@ -82,17 +82,22 @@ final class UnitStates: Sendable {
   static let writerPatience: UInt64 = 2_000_000_000
 
   /// A file with a last good document is open for writing now: when to look again, or `nil` once it has
-  /// been open for ``writerPatience`` (a writer that never closes it: read it as it is).
+  /// been open for ``writerPatience`` (a writer that keeps it open: read it as it is, at once, until a
+  /// read finds no writer).
   func waitForWriter(_ unit: String) -> UInt64? {
     let now = clock()
     return state.withLock { state in
       let since = state.writtenSince[unit] ?? now
-      guard now < since + Self.writerPatience else {
-        state.writtenSince[unit] = nil
-        return nil
-      }
       state.writtenSince[unit] = since
+      guard now < since + Self.writerPatience else { return nil }
       return min(now + 20_000_000, since + Self.writerPatience)
+    }
+  }
+
+  /// A read found no writer of the file (or could not tell).
+  func noWriter(_ unit: String) {
+    state.withLock { state in
+      if state.writtenSince[unit] != nil { state.writtenSince[unit] = nil }
     }
   }
 
@@ -114,7 +119,6 @@ final class UnitStates: Sendable {
   func loaded(_ unit: String) {
     state.withLock { state in
       if state.missingSince[unit] != nil { state.missingSince[unit] = nil }
-      if state.writtenSince[unit] != nil { state.writtenSince[unit] = nil }
       if state.failing[unit] != nil { state.failing[unit] = nil }
     }
   }
