@@ -234,8 +234,11 @@ package final class ControlServer: Sendable {
         connection.sent = -1  // the client closed (or failed) before a whole request: nothing to answer
         return
       }
+      // Only the new bytes are searched for the newline: searching all of them at each read made a
+      // request sent in small pieces cost the square of its size.
+      let start = connection.received.count
       connection.received += chunk[..<count]
-      if let end = connection.received.firstIndex(of: UInt8(ascii: "\n")) {
+      if let end = connection.received[start...].firstIndex(of: UInt8(ascii: "\n")) {
         connection.answer = encode(answer(Array(connection.received[..<end])))
         connection.received = []
         // The time a request took to answer (a `set` waits for the pipeline) is not the client's.

@@ -28,11 +28,8 @@ enum AtomicFile {
         "the file has \(info.st_nlink) hard links; replacing it would leave the other names with the old "
           + "content: write through a symlink instead, or copy the file", path: reportedAs)
     }
-    var template = Array(joinPath(directory, temporaryPrefix(of: name) + "XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let (fd, temporary) = createTemporary(joinPath(directory, temporaryPrefix(of: name)))
     guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)", errno, reportedAs) }
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     // The lock is held on a read-only descriptor until after the rename (while it is held, no cleanup
     // removes the file), and the written one is closed before it: readers that refuse a file someone
     // has open for writing (``WriteLease``) read the new file as soon as it is in place.
@@ -58,6 +55,10 @@ enum AtomicFile {
       }
       guard fsync(fd) == 0 else { throw failure("cannot flush to disk", errno, reportedAs) }
     }
+    var written = stat()
+    if fstat(fd, &written) == 0 {
+      OwnWrites.record(.init(device: UInt64(written.st_dev), inode: UInt64(written.st_ino)))
+    }
     writing = false
     guard close(fd) == 0 else { throw failure("cannot write", errno, reportedAs) }
     guard rename(temporary, path) == 0 else { throw failure("cannot replace the file", errno, reportedAs) }
@@ -67,6 +68,23 @@ enum AtomicFile {
       _ = fsync(directoryFD)
       close(directoryFD)
     }
+  }
+
+  /// Creates a new file `prefix` + six random letters, mode 0600, as `mkstemp` does but close-on-exec
+  /// from the start (`mkostemp` is not imported): a child process started meanwhile by another thread
+  /// must not inherit a descriptor open for writing, which would make the file look written for as long
+  /// as the child lives (``WriteLease``).
+  /// - Returns: the descriptor (-1, with `errno`, on failure) and the path.
+  private static func createTemporary(_ prefix: String) -> (Int32, String) {
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    var generator = SystemRandomNumberGenerator()
+    var path = prefix
+    for _ in 0..<100 {
+      path = prefix + String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
+      let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if fd >= 0 || errno != EEXIST { return (fd, path) }
+    }
+    return (-1, path)
   }
 
   /// `.NAME.strata-`: the start of the temporary files' names for a file named `NAME`.

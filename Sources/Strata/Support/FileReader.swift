@@ -65,7 +65,13 @@ enum FileReader {
     var leased = false
     if unlessBeingWritten {
       switch WriteLease.acquire(fd) {
-      case .beingWritten: return .beingWritten
+      // Open for writing and written lately: a writer at work. A descriptor open for writing for long
+      // and unused (one a child process inherited, say) holds nothing back.
+      case .beingWritten
+      where isRecent(info.modificationTime)
+        && !OwnWrites.contains(.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))):
+        return .beingWritten
+      case .beingWritten: break
       case .held: leased = true
       case .unknown: break
       }
@@ -101,6 +107,13 @@ enum FileReader {
       if chunk.count < request { return .bytes(bytes) }  // end of file
       request = min(max(bytes.count, 64 * 1024), limit - bytes.count + 1)
     }
+  }
+
+  /// Whether a file time is within the last 2 seconds (or in the future).
+  private static func isRecent(_ time: timespec) -> Bool {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return time.tv_sec + 2 >= now.tv_sec
   }
 
   private static func tooLarge(_ path: String, _ limit: Int) -> StrataError {

@@ -34,7 +34,19 @@ func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
 func write(_ text: String, to path: String) throws {
   let dir = (path as NSString).deletingLastPathComponent
   try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-  try text.write(toFile: path, atomically: false, encoding: .utf8)
+  // Opened close-on-exec: a descriptor open for writing that a child process of another test inherits
+  // would make the store see the file as being written (WriteLease).
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  defer { close(fd) }
+  let bytes = Array(text.utf8)
+  var written = 0
+  while written < bytes.count {
+    let count = bytes[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    written += count
+  }
 }
 
 /// Parses text with a format, for tests.
