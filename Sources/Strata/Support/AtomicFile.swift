@@ -57,7 +57,7 @@ enum AtomicFile {
     }
     var written = stat()
     if fstat(fd, &written) == 0 {
-      OwnWrites.record(.init(device: UInt64(written.st_dev), inode: UInt64(written.st_ino)))
+      OwnWrites.record(.init(written))
     }
     writing = false
     guard close(fd) == 0 else { throw failure("cannot write", errno, reportedAs) }

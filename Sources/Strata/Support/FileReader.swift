@@ -69,7 +69,7 @@ enum FileReader {
       // and unused (one a child process inherited, say) holds nothing back.
       case .beingWritten
       where isRecent(info.modificationTime)
-        && !OwnWrites.contains(.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))):
+        && !OwnWrites.contains(.init(info)):
         return .beingWritten
       case .beingWritten: break
       case .held: leased = true
