@@ -40,8 +40,8 @@ public struct KeyPerFileLayer: Layer {
 
   /// Reads every file of the directory; a missing directory is an absent layer.
   ///
-  /// The directory is one unit (``UnitStates``): in a Kubernetes volume, every key is read through the
-  /// one version `..data` named when the read began (``KubeletVolume``), and the read is started again
+  /// The directory is one unit (see <doc:EditToGeneration>): in a Kubernetes volume, every key is read through the
+  /// one version `..data` named when the read began (its `..2026_…` directory), and the read is started again
   /// if `..data` was swapped meanwhile. In a running store, a read that fails (a key unreadable,
   /// `EMFILE`, the listing refused) or that keeps meeting swaps keeps the last good set whole and is
   /// retried; a directory that vanished keeps it through the grace period. Without a last good set (the
