@@ -87,6 +87,8 @@ final class WatcherHub: @unchecked Sendable {
   let state = Locked(State())
   /// Held while events are read and processed (see ``pump()``).
   private let pumping = Locked(0)
+  /// The thread inside ``pump()``, if any.
+  private let pumper = Locked<ThreadIdentity?>(nil)
   let backend: any FileEventBackend
   let clock: @Sendable () -> UInt64
   /// The wake pipe's ends, or -1 when it could not be created.
@@ -207,9 +209,17 @@ final class WatcherHub: @unchecked Sendable {
 
   /// Reads pending events, hands each watcher its own (all of them an overflow), and fires timers.
   func pump() {
+    // Called again from inside a pump (a layer loaded by code that a signal ran on this thread): the
+    // events being processed are the ones it would wait for.
+    let me = ThreadIdentity.current
+    if pumper.withLock({ $0 == me }) { return }
     // The hub's thread and a layer catching up (``WritesInProgress/catchUp()``) take turns: events read
     // from the descriptor are processed before anyone else reads it.
-    pumping.withLock { _ in pumpEvents() }
+    pumping.withLock { _ in
+      pumper.withLock { $0 = me }
+      defer { pumper.withLock { $0 = nil } }
+      pumpEvents()
+    }
   }
 
   private func pumpEvents() {
