@@ -298,9 +298,6 @@ public struct FileLayer: Layer {
         }
         return
       }
-      // A writer that began after the event that made the store read this file has queued its own event
-      // by now: take it in before deciding whether the file is being written.
-      if cached != nil { WritesInProgress.catchUp() }
       if let cache, let cached,
         let retryAt = WritesInProgress.retryTime(
           for: FileSystem.absolutePath(options.resolvePath(path)), now: cache.units.clock())

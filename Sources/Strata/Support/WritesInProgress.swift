@@ -12,19 +12,6 @@ enum WritesInProgress {
   static let patience: UInt64 = 2_000_000_000
 
   private static let started = Locked<[String: UInt64]>([:])
-  private static let catchingUp = Locked<(@Sendable () -> Void)?>(nil)
-
-  /// Sets what ``catchUp()`` does: the process's watcher processes the events the kernel has queued.
-  static func setCatchUp(_ body: @escaping @Sendable () -> Void) {
-    catchingUp.withLock { $0 = body }
-  }
-
-  /// Takes in the file events queued so far: a write that changed what a reader just read queued its
-  /// event before the read returned, so after this the reader knows whether that file is being written.
-  static func catchUp() {
-    catchingUp.withLock { $0 }?()
-  }
-
   /// A writer created or wrote the file at `path` (absolute, as the watcher names it).
   static func begin(_ path: String, at now: UInt64) {
     started.withLock { started in

@@ -67,14 +67,8 @@ final class WatcherHub: @unchecked Sendable {
   }
 
   /// The hub of the process, started on first use.
-  static let shared: WatcherHub = {
-    let hub = WatcherHub(
-      backend: preferredFileEventBackend(), clock: monotonicNanoseconds, startsThread: true)
-    // A layer that just read a file takes in the events queued meanwhile (a writer that began after the
-    // event that made it read), so that it never publishes what that writer has not finished.
-    WritesInProgress.setCatchUp { [weak hub] in hub?.pump() }
-    return hub
-  }()
+  static let shared = WatcherHub(
+    backend: preferredFileEventBackend(), clock: monotonicNanoseconds, startsThread: true)
 
   /// The longest pause after a failed `poll`, and the longest `poll` without a wake pipe, in ms.
   static let pauseLimit: Int32 = 100
@@ -85,10 +79,6 @@ final class WatcherHub: @unchecked Sendable {
   static let transientFailureLimit = 5
 
   let state = Locked(State())
-  /// Held while events are read and processed (see ``pump()``).
-  private let pumping = Locked(0)
-  /// The thread inside ``pump()``, if any.
-  private let pumper = Locked<ThreadIdentity?>(nil)
   let backend: any FileEventBackend
   let clock: @Sendable () -> UInt64
   /// The wake pipe's ends, or -1 when it could not be created.
@@ -209,20 +199,6 @@ final class WatcherHub: @unchecked Sendable {
 
   /// Reads pending events, hands each watcher its own (all of them an overflow), and fires timers.
   func pump() {
-    // Called again from inside a pump (a layer loaded by code that a signal ran on this thread): the
-    // events being processed are the ones it would wait for.
-    let me = ThreadIdentity.current
-    if pumper.withLock({ $0 == me }) { return }
-    // The hub's thread and a layer catching up (``WritesInProgress/catchUp()``) take turns: events read
-    // from the descriptor are processed before anyone else reads it.
-    pumping.withLock { _ in
-      pumper.withLock { $0 = me }
-      defer { pumper.withLock { $0 = nil } }
-      pumpEvents()
-    }
-  }
-
-  private func pumpEvents() {
     var events: [FileEvent] = []
     if let source {
       do {
