@@ -274,7 +274,7 @@ public struct FileLayer: Layer {
         outcome = try FileReader.read(
           options.resolvePath(path), reportedAs: path, limit: options.maxFileSize, unlessBeingWritten: false)
       }
-      guard case .bytes(let bytes) = outcome else {
+      guard case .bytes(let bytes, _) = outcome else {
         if let cache, let lastGood = cached {
           // Missing now is not gone yet: vim's save, a deploy tool's rename and a volume's swap each
           // leave a moment with no file, whatever made the store read it then.
@@ -298,7 +298,7 @@ public struct FileLayer: Layer {
         }
         return
       }
-      if let cache, let cached,
+      if case .bytes(_, noWriter: false) = outcome, let cache, let cached,
         let retryAt = WritesInProgress.retryTime(
           for: FileSystem.absolutePath(options.resolvePath(path)), now: cache.units.clock())
       {

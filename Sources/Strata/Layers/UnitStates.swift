@@ -78,8 +78,9 @@ final class UnitStates: Sendable {
     }
   }
 
-  /// How long a file open for writing is waited for before it is read as it is.
-  static let writerPatience: UInt64 = 2_000_000_000
+  /// How long a file open for writing is waited for before it is read as it is: long enough for a
+  /// writer slowed by a busy machine, short enough that a file someone keeps open is read in the end.
+  static let writerPatience: UInt64 = 10_000_000_000
 
   /// A file with a last good document is open for writing now: when to look again, or `nil` once it has
   /// been open for ``writerPatience`` (a writer that keeps it open: read it as it is, at once, until a

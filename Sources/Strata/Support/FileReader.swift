@@ -15,15 +15,16 @@ enum FileReader {
   /// - Throws: `unreadable` (permissions, not a regular file, an I/O error) or `fileTooLarge`.
   static func read(_ path: String, reportedAs: String, limit: Int) throws(StrataError) -> [UInt8]? {
     switch try read(path, reportedAs: reportedAs, limit: limit, unlessBeingWritten: false) {
-    case .bytes(let bytes): bytes
+    case .bytes(let bytes, _): bytes
     case .missing, .beingWritten: nil
     }
   }
 
   /// What ``read(_:reportedAs:limit:unlessBeingWritten:)`` found.
   enum Outcome {
-    /// The file's bytes.
-    case bytes([UInt8])
+    /// The file's bytes, and whether the kernel showed that no one had it open for writing while it was
+    /// read (`false`: it could not tell, or was not asked).
+    case bytes([UInt8], noWriter: Bool)
     /// Nothing exists at the path.
     case missing
     /// Someone has the file open for writing (known only where ``WriteLease`` can tell).
@@ -59,17 +60,19 @@ enum FileReader {
     }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       // /dev/null is the one exception: a config file linked to it is empty, as systemd masks one.
-      if isDevNull(info) { return .bytes([]) }
+      if isDevNull(info) { return .bytes([], noWriter: false) }
       throw StrataError(.unreadable, "not a regular file: \(describe(mode: info.st_mode))", path: reportedAs)
     }
     var leased = false
     if unlessBeingWritten {
       switch WriteLease.acquire(fd) {
-      // Open for writing and written lately: a writer at work. A descriptor open for writing for long
-      // and unused (one a child process inherited, say) holds nothing back.
+      // Open for writing and written lately, or empty (created or truncated, not written yet), or
+      // created or written and not closed as the watcher saw it: a writer at work. A descriptor open
+      // for writing for long and unused (one a child process inherited, say) holds nothing back.
       case .beingWritten
-      where isRecent(info.modificationTime)
-        && !OwnWrites.contains(.init(info)):
+      where !OwnWrites.contains(.init(info))
+        && (isRecent(info.modificationTime) || info.st_size == 0
+          || WritesInProgress.isOpen(FileSystem.absolutePath(path))):
         return .beingWritten
       case .beingWritten: break
       case .held: leased = true
@@ -104,7 +107,7 @@ enum FileReader {
       }
       if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
       if bytes.count > limit { throw tooLarge(reportedAs, limit) }
-      if chunk.count < request { return .bytes(bytes) }  // end of file
+      if chunk.count < request { return .bytes(bytes, noWriter: leased) }  // end of file
       request = min(max(bytes.count, 64 * 1024), limit - bytes.count + 1)
     }
   }
