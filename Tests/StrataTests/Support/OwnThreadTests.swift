@@ -43,3 +43,21 @@ import Testing
     #expect(metTheOthers.load() == 6)
   }
 }
+
+@Suite struct ThreadChecksTests {
+  @Test func aFailedCheckOnTheThreadIsRecordedOnTheTest() async throws {
+    try await withKnownIssue {
+      try await checkedOnOwnThread { checks in
+        checks.expect(1 + 1 == 2, "holds")
+        checks.expect(1 + 1 == 3, "does not hold")
+      }
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == ["does not hold"]
+    }
+  }
+
+  @Test func whatTheThreadThrowsIsThrownHere() async {
+    struct Failure: Error {}
+    await #expect(throws: Failure.self) { try await checkedOnOwnThread { _ in throw Failure() } }
+  }
+}
