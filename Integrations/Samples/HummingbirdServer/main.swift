@@ -39,7 +39,8 @@ let router = Router()
 router.get("/") { _, context -> String in
   guard limiter.allow(perSecond: rateLimit.requestsPerSecond) else { throw HTTPError(.tooManyRequests) }
   context.logger.debug("greeting answered for \(greeting.name)")  // written when log.level is debug
-  return "\(greeting.message), \(greeting.name)!\n"
+  // Both read from one generation: an edit that changes both never shows half of itself.
+  return greeting.withConsistentSnapshot { "\($0.message), \($0.name)!\n" }
 }
 router.get("/config") { _, _ in
   Response(

@@ -117,7 +117,9 @@ Task.detached {
 func handle(_ request: Request) -> Response {
   switch (request.method, request.path) {
   case ("GET", "/"):
-    return Response(status: 200, reason: "OK", body: "\(greeting.message), \(greeting.name)!\n")
+    // Both read from one generation: an edit that changes both never shows half of itself.
+    let text = greeting.withConsistentSnapshot { "\($0.message), \($0.name)!\n" }
+    return Response(status: 200, reason: "OK", body: text)
   case ("GET", "/config"):
     return Response(status: 200, reason: "OK", contentType: "application/json", body: configJSON())
   case ("GET", "/status"):
