@@ -108,4 +108,97 @@ import Testing
       #expect(await server.finish(within: 60).ending == .exited(0))
     }
   }
+  /// Counts answers of `GET /` that are not `HowdyN, worldN!` with the same N: a default or a mixed state.
+  private static let versionCheck = """
+    local threads = {}
+    function setup(thread) table.insert(threads, thread) end
+    function init(args) bad = 0; total = 0; first = "" end
+    function response(status, headers, body)
+      total = total + 1
+      local a, b = body:match("^Howdy(%d+), world(%d+)!")
+      if status ~= 200 or a == nil or a ~= b then
+        bad = bad + 1
+        if first == "" then first = status .. " " .. body end
+      end
+    end
+    function done(summary, latency, requests)
+      local t, b, f = 0, 0, ""
+      for _, thread in ipairs(threads) do
+        t = t + thread:get("total"); b = b + thread:get("bad")
+        if f == "" then f = thread:get("first") end
+      end
+      io.write(string.format("answers %d bad %d first %s\\n", t, b, f))
+    end
+    """
+
+  /// `wrk` asks `GET /` over 8 connections while the main file is saved again and again, each version
+  /// changing the greeting's two keys together, by each kind of writer, with `SIGHUP`s between: every
+  /// answer is a version some save completed (never the compiled-in greeting, never half of an edit),
+  /// and the last save is served.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk"), "needs wrk"))
+  func underLoadEveryAnswerIsAVersionSomeSaveCompleted() async throws {
+    try await withTemporaryDirectory { dir in
+      let root = try await copyRoot(dir)
+      let ini = root + "/etc/hotreload/hotreload.ini"
+      let original = try String(contentsOfFile: ini, encoding: .utf8)
+      func version(_ n: Int) -> String {
+        original.replacingOccurrences(
+          of: #"message = .*"#, with: "message = Howdy\(n)", options: .regularExpression
+        )
+        .replacingOccurrences(of: #"name = .*"#, with: "name = world\(n)", options: .regularExpression)
+      }
+      try write(version(0), to: ini)
+      try write(Self.versionCheck, to: dir + "/check.lua")
+      let server = try startHotReloadServer(root: root, in: dir)
+      guard let port = await port(of: server) else {
+        Issue.record("the server did not start: \(server.transcript)")
+        return
+      }
+      let load = try ChildProcess(
+        "/usr/bin/wrk", ["-t1", "-c8", "-d6s", "-s", dir + "/check.lua", "http://127.0.0.1:\(port)/"], in: dir
+      )
+      let saves = 40
+      for n in 1...saves {
+        let bytes = Array(version(n).utf8)
+        switch n % 4 {
+        case 0:  // rename away, then create and write slowly (vim's backup rename, slowed down)
+          #expect(rename(ini, ini + "~") == 0)
+          let fd = try openFile(ini, O_CREAT | O_WRONLY | O_TRUNC)
+          try await Task.sleep(for: .milliseconds(30))
+          try writeAll(fd, bytes)
+          close(fd)
+          unlink(ini + "~")
+        case 1:  // truncate, then write in two parts
+          let fd = try openFile(ini, O_WRONLY | O_TRUNC)
+          try writeAll(fd, Array(bytes.prefix(20)))
+          try await Task.sleep(for: .milliseconds(30))
+          try writeAll(fd, Array(bytes.dropFirst(20)))
+          close(fd)
+        case 2:  // an atomic replace, then a reload request
+          try replaceFile(ini, with: version(n))
+          server.send(SIGHUP)
+        default:  // delete, then create
+          unlink(ini)
+          try await Task.sleep(for: .milliseconds(10))
+          try write(version(n), to: ini)
+        }
+        try await Task.sleep(for: .milliseconds(Int.random(in: 10...60)))
+      }
+      let (output, ending) = await load.finish(within: 120)
+      #expect(ending == .exited(0), "\(output)")
+      let summary =
+        output.split(separator: "\n").first { $0.hasPrefix("answers ") }.map(String.init) ?? output
+      let fields = summary.split(separator: " ")
+      let answers = fields.count > 3 ? Int(fields[1]) : nil
+      let bad = fields.count > 3 ? Int(fields[3]) : nil
+      #expect((answers ?? 0) > 100, "\(summary)")
+      #expect(bad == 0, "\(summary)")
+      #expect(
+        try await waitUntil(within: 60) {
+          try await httpGet("http://127.0.0.1:\(port)/") == "Howdy\(saves), world\(saves)!\n"
+        }, "\(server.transcript)")
+      server.send(SIGTERM)
+      #expect(await server.finish(within: 60).ending == .exited(0))
+    }
+  }
 }
