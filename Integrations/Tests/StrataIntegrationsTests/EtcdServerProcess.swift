@@ -168,6 +168,7 @@ final class EtcdServerProcess: @unchecked Sendable {
       if await isReady() { return }
       try await Task.sleep(for: .milliseconds(50))
     }
+    if process.isRunning, await isReady() { return }  // once more at the deadline
     await stop()
     throw EtcdServerError("etcd did not answer within \(timeout): \(logTail())")
   }

@@ -26,10 +26,13 @@ final class EventLog: @unchecked Sendable {
 
   private func append(_ event: StoreEvent) { lock.withLock { events.append(event) } }
 
-  /// Waits (with a deadline) until `count` events arrived, then returns them all.
-  func wait(for count: Int, seconds: Double = 5) async -> [StoreEvent] {
+  /// Waits (with a deadline, polling without spinning) until `count` events arrived, then returns them
+  /// all: what arrived by the deadline, looked at once more then.
+  func wait(for count: Int, seconds: Double = 30) async -> [StoreEvent] {
     let deadline = Date().addingTimeInterval(seconds)
-    while lock.withLock({ events.count }) < count && Date() < deadline { await Task.yield() }
+    while lock.withLock({ events.count }) < count && Date() < deadline {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
     return lock.withLock { events }
   }
 
