@@ -65,6 +65,11 @@ enum FileReader {
     }
     var leased = false
     if unlessBeingWritten {
+      // An empty file changed in the last 2 s is a writer at work too, whatever the lease says: a file
+      // just created is visible a moment before its creator's descriptor counts as open for writing, and
+      // a writer that truncates writes next. Emptied on purpose, it is read once 2 s have passed.
+      let emptyAndNew =
+        info.st_size == 0 && isRecent(info.modificationTime) && !OwnWrites.contains(.init(info))
       switch WriteLease.acquire(fd) {
       // Open for writing and written lately, or empty (created or truncated, not written yet), or
       // created or written and not closed as the watcher saw it: a writer at work. A descriptor open
@@ -75,7 +80,11 @@ enum FileReader {
           || WritesInProgress.isOpen(FileSystem.absolutePath(path))):
         return .beingWritten
       case .beingWritten: break
+      case .held where emptyAndNew:
+        WriteLease.release(fd)
+        return .beingWritten
       case .held: leased = true
+      case .unknown where emptyAndNew: return .beingWritten
       case .unknown: break
       }
     }

@@ -77,6 +77,32 @@ import Testing
     }
   }
 
+  /// A file created a moment ago is visible before its creator's descriptor counts as open for
+  /// writing, so the lease can find no writer of a new, empty file: empty and changed in the last 2 s,
+  /// it keeps the last good document; emptied on purpose, it is read once 2 s have passed.
+  @Test(.linuxOnly("read leases")) func anEmptyFileChangedAMomentAgoIsAWriterAtWorkEvenWithNoWriterOpen()
+    async throws
+  {
+    try await withTemporaryDirectory { dir in
+      let path = dir + "/app.ini"
+      try write(appVersion(1), to: path)
+      let store = SettingsStore(layers: [FileLayer(scope: .system, files: [path])])
+      let settings = WatchedSettings(store: store)
+      // A rename-away save's new file, created and not written yet, with its writer's descriptor not
+      // counted yet: here, no descriptor at all.
+      #expect(rename(path, path + "~") == 0)
+      close(try openFile(path, O_CREAT | O_WRONLY | O_TRUNC))
+      await store.reload()
+      #expect(settings.value == "v1" && settings.count == 1 && settings.extra == "x1")
+      #expect(store.diagnostics.isEmpty)
+      // Still empty 2 s later (here: its time set back): emptied on purpose, the layer is cleared.
+      var past = [timespec(tv_sec: time(nil) - 5, tv_nsec: 0), timespec(tv_sec: time(nil) - 5, tv_nsec: 0)]
+      #expect(utimensat(AT_FDCWD, path, &past, 0) == 0)
+      await store.reload()
+      #expect(settings.value == "default" && settings.count == 0 && settings.extra == "none")
+    }
+  }
+
   @Test func anInjectedReadErrorKeepsTheValuesAndIsRetriedWithoutAnEdit() async throws {
     try await withTemporaryDirectory { dir in
       let path = dir + "/app.ini"

@@ -149,8 +149,7 @@ import Testing
 
       let started = try #require(await systemd.until("READY=1"))
       #expect(started.last?.contains { $0.hasPrefix("STATUS=configuration generation ") } == true)
-      // Replaced whole, as an editor saves: the store watches the file too, and a write in place can be
-      // read half done (truncated: an empty file, which is valid and clears the layer).
+      // Replaced whole, as an editor saves (the store watches the file too).
       try replaceFile(dir + "/app.ini", with: "[server]\nworkers = 7\n")
       request.yield()
       let reload = try #require(await systemd.until("READY=1"))
