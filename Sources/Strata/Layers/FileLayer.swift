@@ -195,7 +195,13 @@ public struct FileLayer: Layer {
     var paths: [String] = []
     for name in accepted {
       let path = joinPath(directory, name)
-      if Self.isMask(options.resolvePath(path)) { continue }
+      // An empty drop-in masks; but one with a last good document, emptied or created a moment ago (a
+      // rename-away save's new file), is a writer at work: its own read keeps the last good document.
+      if Self.isMask(options.resolvePath(path))
+        && !(context.cache?.lookup(path) != nil && FileReader.isEmptyAndNew(options.resolvePath(path)))
+      {
+        continue
+      }
       if paths.count == maxDropIns {
         contents.diagnostics.append(
           Diagnostic(

@@ -68,8 +68,7 @@ enum FileReader {
       // An empty file changed in the last 2 s is a writer at work too, whatever the lease says: a file
       // just created is visible a moment before its creator's descriptor counts as open for writing, and
       // a writer that truncates writes next. Emptied on purpose, it is read once 2 s have passed.
-      let emptyAndNew =
-        info.st_size == 0 && isRecent(info.modificationTime) && !OwnWrites.contains(.init(info))
+      let emptyAndNew = isEmptyAndNew(info)
       switch WriteLease.acquire(fd) {
       // Open for writing and written lately, or empty (created or truncated, not written yet), or
       // created or written and not closed as the watcher saw it: a writer at work. A descriptor open
@@ -119,6 +118,18 @@ enum FileReader {
       if chunk.count < request { return .bytes(bytes, noWriter: leased) }  // end of file
       request = min(max(bytes.count, 64 * 1024), limit - bytes.count + 1)
     }
+  }
+
+  /// Whether the regular file at `path` (following symlinks) is empty and changed in the last 2 s by
+  /// someone other than this process's writer: a file a writer has created or truncated and not
+  /// written yet, whatever the read lease says.
+  static func isEmptyAndNew(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && isEmptyAndNew(info)
+  }
+
+  private static func isEmptyAndNew(_ info: stat) -> Bool {
+    info.st_size == 0 && isRecent(info.modificationTime) && !OwnWrites.contains(.init(info))
   }
 
   /// Whether a file time is within the last 2 seconds (or in the future).
