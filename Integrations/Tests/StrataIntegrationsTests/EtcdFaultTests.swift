@@ -46,8 +46,10 @@ extension EtcdTests {
     let recoveredAfter = ContinuousClock.now - started
     #expect(await etcdEventually { running.recoveries.contains { $0.path == "etcd:\(prefix)" } })
     #expect(!running.store.diagnostics.contains { $0.severity == .error })
-    // Retries with the same failure are one failed event, not one per attempt.
-    #expect(running.failures.filter { $0.path == "etcd:\(prefix)" }.count == 1)
+    // Retries with the same failure are one failed event, not one per attempt (etcd starting may fail
+    // a retry differently for a moment: that is another failure, told once too).
+    let told = running.failures.filter { $0.path == "etcd:\(prefix)" }.map(\.message)
+    #expect(!told.isEmpty && zip(told, told.dropFirst()).allSatisfy { $0 != $1 }, "\(told)")
     print("etcd came up: its value reached the typed setting \(recoveredAfter) after the put")
     await running.stop()
   }
