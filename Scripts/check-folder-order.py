@@ -71,8 +71,6 @@ EXCEPTIONS = {
     ("Groups/AnySettingBox.swift", "FieldShape"): "a box gives the schema its struct's fields",
     ("Groups/SettingBox.swift", "FieldShape"): "a box gives the schema its struct's fields",
     ("Coding/SettingCoding.swift", "SettingAttribute"): "a coding describes itself in the attributes",
-    ("Layers/LayerWatch.swift", "WatcherFallback"): "a layer's watch starts the watcher's fallback",
-    ("Layers/LayerWatch.swift", "FileSignals"): "a layer's watch subscribes to the watcher",
     ("Store/SettingsStore+Diagnostics.swift", "SettingsSchema"): "unknown keys are found by the schema",
     ("Watching/Hangup.swift", "SettingsStore"): "a hang-up reloads every store; it belongs in Store",
 }

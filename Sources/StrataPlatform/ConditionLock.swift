@@ -53,6 +53,30 @@ public final class ConditionLock<State: Sendable>: @unchecked Sendable {
     return body(&state.pointee)
   }
 
+  /// Blocks the calling thread while `mustWait` holds, for at most `nanoseconds` in all, then runs
+  /// `body` with the lock held; its second argument says whether the time ran out with `mustWait` still
+  /// holding. The corresponding C function is `pthread_cond_timedwait` (with `CLOCK_REALTIME`, the
+  /// condition's default clock: a clock step shortens or lengthens the wait, which only makes the
+  /// caller look again sooner or later).
+  public func wait<Result>(
+    while mustWait: (State) -> Bool, atMostNanoseconds nanoseconds: UInt64,
+    then body: (inout State, _ timedOut: Bool) -> Result
+  ) -> Result {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let total = UInt64(now.tv_nsec) + nanoseconds
+    var deadline = timespec()
+    deadline.tv_sec = now.tv_sec + Int(total / 1_000_000_000)
+    deadline.tv_nsec = Int(total % 1_000_000_000)
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    var timedOut = false
+    while mustWait(state.pointee) && !timedOut {
+      timedOut = pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT
+    }
+    return body(&state.pointee, timedOut && mustWait(state.pointee))
+  }
+
   /// Wakes one thread waiting in ``wait(while:then:)``; call it with the lock held (inside `withLock`)
   /// after changing what the waiter checks.
   public func signal() { pthread_cond_signal(condition) }

@@ -68,7 +68,7 @@ extension LayerConformance {
       return [
         Failure(
           .change,
-          "no reload within \(timeout) of the change: the layer's follow(_:signal:) did not signal "
+          "no reload within \(timeout) of the change: the layer's follow(signal:) did not signal "
             + "(or the layer offers none)")
       ]
     }

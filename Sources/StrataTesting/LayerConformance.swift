@@ -28,7 +28,7 @@ public import Strata
 ///    runs a ``Strata/SettingsStore``'s run loop over the layer ends it (once the checks below are
 ///    done: one run serves them all, since a source may offer its change stream only once).
 ///    ``Failure/Check/run``: that run loop gets ready.
-/// 4. ``Failure/Check/change`` (with `change`, for a layer whose ``Layer/follow(_:signal:)`` signals): after
+/// 4. ``Failure/Check/change`` (with `change`, for a layer whose ``Layer/follow(signal:)`` signals): after
 ///    `change`, a store running over the layer publishes a new generation that shows the change.
 /// 5. ``Failure/Check/error`` (with `breakIt`): the next load reports an error whose ``Strata/StrataError``
 ///    has a path and a line, and the store keeps its last good values and emits a

@@ -31,19 +31,6 @@ enum LayersAndSources {
     // snippet: end
     return store
   }
-
-  final class FileReadingLayer: Layer, Sendable {
-    let scope = Scope.system
-    let name = "files"
-
-    func load(_ context: LoadContext) -> LayerContents { LayerContents() }
-
-    // snippet: follow-files
-    func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
-      await watch.followFiles(signal: signal)
-    }
-    // snippet: end
-  }
 }
 
 /// The pushing source of LayersAndSources.md, also run through the conformance kit (TestingSources).
@@ -52,14 +39,14 @@ final class PushingSource: Layer, Sendable {
   let scope = Scope.system
   let name = "pushing"
   private let values = Mutex<SettingTable>(SettingTable())
-  private let signals: AsyncStream<LayerChange>
-  private let continuation: AsyncStream<LayerChange>.Continuation
+  private let signals: AsyncStream<Void>
+  private let continuation: AsyncStream<Void>.Continuation
 
-  init() { (signals, continuation) = AsyncStream<LayerChange>.makeStream() }
+  init() { (signals, continuation) = AsyncStream<Void>.makeStream() }
 
   func push(_ value: String, forName name: String) {
     values.withLock { $0[name] = SettingValue(.string(value), origin: .runtime) }
-    continuation.yield(.changed)  // after the new values are in place
+    continuation.yield()  // after the new values are in place
   }
 
   func load(_ context: LoadContext) -> LayerContents {
@@ -67,8 +54,8 @@ final class PushingSource: Layer, Sendable {
     return LayerContents(documents: [Document(path: "pushing", root: root)])
   }
 
-  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
-    for await change in signals { signal(change) }
+  func follow(signal: @escaping @Sendable () -> Void) async {
+    for await _ in signals { signal() }
   }
 }
 // snippet: end

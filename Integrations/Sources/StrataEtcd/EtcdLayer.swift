@@ -136,7 +136,7 @@ public struct EtcdLayer: Layer {
   /// change, builds them without asking etcd (and when it signalled that it was lost, returns the last
   /// good contents with the error it reported). When no member can be read, the last good contents,
   /// with an error naming each endpoint tried, and a retry is due: a store that runs the layer's
-  /// ``follow(_:signal:)`` is signalled to fetch again after ``EtcdRetry``'s delay.
+  /// ``follow(signal:)`` is signalled to fetch again after ``EtcdRetry``'s delay.
   public func fetch(_ context: LoadContext) async -> LayerContents {
     if let failure = state.takePendingFailure() { return failure }
     if let current = state.contentsFromWatch(options: context.options) { return current }
@@ -156,7 +156,7 @@ public struct EtcdLayer: Layer {
   ///
   /// Everything it runs is a child of the calling task (the store's run loop): the watch, with its
   /// connection and its periodic check, and one timer for each retry due.
-  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
+  public func follow(signal: @escaping @Sendable () -> Void) async {
     let watcher = EtcdWatcher(
       connection: connection, prefix: Array(prefix.utf8), state: state, retry: retry,
       checkInterval: checkInterval, signal: signal)
@@ -169,7 +169,7 @@ public struct EtcdLayer: Layer {
       for await due in retries {
         group.addTask {
           try? await Task.sleep(until: due.deadline, clock: .continuous)
-          if !Task.isCancelled && state.takeRetry(due) { signal(.changed) }
+          if !Task.isCancelled && state.takeRetry(due) { signal() }
         }
       }
       group.cancelAll()

@@ -54,7 +54,7 @@ final class EtcdSourceState: Sendable {
     /// The retry the last failed fetch is owed (`nil`: none, or the contents are good again).
     var retry: EtcdRetryDue?
     var nextRetryTicket = 0
-    /// The retry schedules of the layer's running ``EtcdLayer/follow(_:signal:)`` calls, by id.
+    /// The retry schedules of the layer's running ``EtcdLayer/follow(signal:)`` calls, by id.
     var followers: [Int: AsyncStream<EtcdRetryDue>.Continuation] = [:]
     var nextFollowerID = 0
 
@@ -173,7 +173,7 @@ final class EtcdSourceState: Sendable {
 
   /// Takes a failed read: the last good document stays, with an error that says why, and a retry is
   /// due after the retry policy's delay (it replaces any retry due before). A running
-  /// ``EtcdLayer/follow(_:signal:)`` hears of it and signals the store when it is due; one that starts
+  /// ``EtcdLayer/follow(signal:)`` hears of it and signals the store when it is due; one that starts
   /// later hears of it when it starts.
   func failed(_ error: StrataError, retry policy: EtcdRetry) -> LayerContents {
     let (contents, due, followers) = values.withLock { state in

@@ -18,7 +18,7 @@ struct EtcdWatcher: Sendable {
   let retry: EtcdRetry
   let checkInterval: Duration
   /// The store's signal: never blocks.
-  let signal: @Sendable (LayerChange) -> Void
+  let signal: @Sendable () -> Void
 
   /// How one watch ended.
   enum Outcome: Sendable {
@@ -67,7 +67,7 @@ struct EtcdWatcher: Sendable {
           // The watch was lost and no other member took it: the values may be stale from now on.
           let all = [loss.reason, reasons].filter { !$0.isEmpty }.joined(separator: "; ")
           state.watchLost(state.unreadable(all))
-          signal(.changed)
+          signal()
           lost = nil
         }
         failures += 1
@@ -200,12 +200,12 @@ struct EtcdWatcher: Sendable {
       guard state.watchCreated(start: start, header: .init(result.header), endpoint: endpoint) else {
         return .restart  // the server's data were reset: start again at once, from now
       }
-      signal(.changed)
+      signal()
       return nil
     }
     if let events = result.events, !events.isEmpty {
       if !state.suspectsEmptying(events) { try state.apply(events) }
-      signal(.changed)
+      signal()
     } else if let revision = result.header?.revision?.value {
       state.progressed(to: revision)
     }

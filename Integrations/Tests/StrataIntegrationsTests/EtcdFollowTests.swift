@@ -13,8 +13,7 @@ import Testing
   /// The signals `follow` gave, with the time each came.
   final class Signals: Sendable {
     let times = EtcdShared<[ContinuousClock.Instant]>([])
-    func signal(_ change: LayerChange) {
-      guard change == .changed else { return }
+    func signal() {
       times.update { $0.append(.now) }
     }
     var count: Int { times.value.count }
@@ -25,7 +24,7 @@ import Testing
     let layer = EtcdLayer(endpoints: [Self.unreachable], prefix: "/p/", retry: retry)
     let signals = Signals()
     await withDiscardingTaskGroup { group in
-      group.addTask { await layer.follow(LayerWatch(paths: []), signal: signals.signal) }
+      group.addTask { await layer.follow(signal: signals.signal) }
       #expect(await etcdEventually { layer.state.followerCount == 1 })
       for failures in 1...3 {
         let failed = ContinuousClock.now
@@ -48,7 +47,7 @@ import Testing
     let layer = EtcdLayer(endpoints: [Self.unreachable], prefix: "/p/", retry: retry)
     let signals = Signals()
     await withDiscardingTaskGroup { group in
-      group.addTask { await layer.follow(LayerWatch(paths: []), signal: signals.signal) }
+      group.addTask { await layer.follow(signal: signals.signal) }
       #expect(await etcdEventually { layer.state.followerCount == 1 })
       _ = await layer.fetch(LoadContext())  // due in 100 ms
       let second = ContinuousClock.now
@@ -68,7 +67,7 @@ import Testing
     _ = await layer.fetch(LoadContext())  // the store's first fetch comes before its run loop follows
     let signals = Signals()
     await withDiscardingTaskGroup { group in
-      group.addTask { await layer.follow(LayerWatch(paths: []), signal: signals.signal) }
+      group.addTask { await layer.follow(signal: signals.signal) }
       #expect(await etcdEventually { signals.count == 1 })
       group.cancelAll()
     }
@@ -82,7 +81,7 @@ import Testing
     let signals = Signals()
     let cancelled = EtcdShared<ContinuousClock.Instant?>(nil)
     await withDiscardingTaskGroup { group in
-      group.addTask { await layer.follow(LayerWatch(paths: []), signal: signals.signal) }
+      group.addTask { await layer.follow(signal: signals.signal) }
       #expect(await etcdEventually { layer.state.followerCount == 1 })
       _ = await layer.fetch(LoadContext())  // a second timer, replacing the first
       cancelled.update { $0 = .now }

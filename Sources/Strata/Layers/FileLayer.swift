@@ -95,11 +95,6 @@ public struct FileLayer: Layer {
     return contents
   }
 
-  /// Signals from the store's inotify watcher: the files, the drop-in directory and included files.
-  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
-    await watch.followFiles(signal: signal)
-  }
-
   /// The drop-in paths of `directory` to load, in order.
   ///
   /// The listing is a unit of its own (``UnitStates``): a listing that fails (`EACCES`, `EMFILE`, a

@@ -33,11 +33,6 @@ public struct KeyPerFileLayer: Layer {
     self.maxFiles = maxFiles
   }
 
-  /// Signals from the store's inotify watcher: the directory and its files (the `..data` swap of a volume).
-  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
-    await watch.followFiles(signal: signal)
-  }
-
   /// Reads every file of the directory; a missing directory is an absent layer.
   ///
   /// The directory is one unit (see <doc:EditToGeneration>): in a Kubernetes volume, every key is read through the

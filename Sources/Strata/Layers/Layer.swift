@@ -3,10 +3,10 @@
 ///
 /// A layer turns what it reads into documents. Loading never throws: a file that cannot be read or
 /// parsed becomes an error diagnostic, and the rest of the stack still loads. A file that does not exist
-/// is simply absent. A layer may also tell the store that its contents changed (``follow(_:signal:)``):
-/// a file layer's signals come from the store's file watcher, a remote source pushes its own; the
-/// store's ``SettingsStore/run(reloadOnHangup:notifying:onReady:)`` runs every layer's `follow` as a
-/// child task and hears every layer the same way.
+/// is simply absent. While the store runs (``SettingsStore/run(reloadOnHangup:notifying:onReady:)``),
+/// it watches every path a layer that loads without waiting reported (``LayerContents/paths``) and
+/// loads the layer again when one of them may have changed; a source that changes by itself (a remote
+/// store) says so through ``follow(signal:)``, which the store runs as a child task.
 public protocol Layer: Sendable {
   /// Where the layer sits in the stack.
   var scope: Scope { get }
@@ -32,14 +32,10 @@ public protocol Layer: Sendable {
   /// its run loop, so every task the layer needs (a connection, a retry timer) belongs inside it.
   ///
   /// `signal` only says "load me again": it never reads, parses or publishes, and it never blocks, so it
-  /// may be called from any thread (a watcher's, a network client's). Signals that come while the store
-  /// is loading are coalesced into one load. The default returns at once: the layer never changes by
-  /// itself (code defaults, the environment).
-  /// - Parameters:
-  ///   - watch: the paths of the layer's last contents, as they change, for layers that watch files
-  ///     (``LayerWatch/followFiles(signal:)``).
-  ///   - signal: the store's; call it with ``LayerChange/changed`` or ``LayerChange/fallback(_:)``.
-  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async
+  /// may be called from any thread (a network client's). Signals that come while the store is loading
+  /// are coalesced into one load. Files need no `follow`: the store watches the paths the layer
+  /// reported. The default returns at once: the layer changes only with its files, if any.
+  func follow(signal: @escaping @Sendable () -> Void) async
 }
 
 extension Layer {
@@ -49,8 +45,8 @@ extension Layer {
   public var loadsAsynchronously: Bool { false }
   /// ``load(_:)``.
   public func fetch(_ context: LoadContext) async -> LayerContents { load(context) }
-  /// Returns at once: the layer never changes by itself.
-  public func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {}
+  /// Returns at once: the layer changes only with its files, if any.
+  public func follow(signal: @escaping @Sendable () -> Void) async {}
 }
 
 /// What a layer is given when it loads.
@@ -101,7 +97,8 @@ public struct LayerContents: Sendable {
   public var documents: [Document]
   /// Errors (files that were skipped) and warnings.
   public var diagnostics: [Diagnostic]
-  /// Every path the layer looked at, existing or not, so a watcher can watch them.
+  /// Every path the layer looked at, existing or not: a running store watches them (for a layer that
+  /// loads without waiting) and loads the layer again when one may have changed.
   public var paths: [String]
   /// When a running store reads the layer again by itself (monotonic nanoseconds): a unit that failed
   /// or went missing keeps its last good contents and is retried then (see ``UnitStates``).

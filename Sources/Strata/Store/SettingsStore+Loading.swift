@@ -8,20 +8,15 @@ import Synchronization
 
 /// Loading the stack into a new snapshot, published in one step, through the store's pipeline.
 extension SettingsStore {
-  /// Runs `work` through the pipeline and returns once it is done (at once, from the pipeline's own
+  /// Runs `work` through the store's loop and returns once it is done (at once, from the loop's own
   /// work: an observer that writes).
   func runPipeline(_ work: PipelineWork) {
-    pipeline.run(work) { perform($0) }
+    loop.run(work)
   }
 
-  /// Runs `work` through the pipeline; suspends, never blocks, while another caller's batch runs. While
-  /// the run loop runs, the work runs on the store's worker thread, off the cooperative pool.
+  /// Runs `work` through the store's loop; suspends, never blocks, until it is done.
   func runPipeline(_ work: PipelineWork) async {
-    if let worker = state.withLock({ $0.worker }) {
-      await worker.run { self.runPipeline(work) }
-    } else {
-      await pipeline.run(work) { perform($0) }
-    }
+    await loop.run(work)
   }
 
   /// Rebuilds the snapshot (see ``PipelineWork/Reload``) and waits for it to be published and
@@ -30,10 +25,10 @@ extension SettingsStore {
     runPipeline(.reload(reloading, fetched: fetched, reportsDiagnostics: reportsDiagnostics))
   }
 
-  /// One batch of the pipeline, on the drainer's thread: new settings settle, then the layers that
+  /// One batch of the loop, on its thread: new settings settle, then the layers that
   /// signalled load again into generation N, which is published to the settings and announced, all
   /// before the next batch starts; then the batch's other events.
-  private func perform(_ work: PipelineWork) {
+  func perform(_ work: PipelineWork) {
     if !work.settle.isEmpty { settle(work.settle) }
     if let reload = work.reload { rebuild(reload) }
     for event in work.events { emit(event) }
@@ -94,15 +89,19 @@ extension SettingsStore {
         generationCounter.store(candidate.generation, ordering: .releasing)
       }
     }
-    let (watches, retries) = state.withLock { state in
+    let (files, retries) = state.withLock { state in
       state.contents = contents
       if isNew { state.publishedAt = Date() }
-      return (state.watches, state.retries)
+      return (state.files, state.retries)
     }
     // Units that failed or went missing are read again by themselves, without another edit.
     retries?.update(contents)
-    // Layers that watch files follow their new paths (an include added, a drop-in directory created).
-    for (index, watch) in watches { watch.update(contents[index]?.paths ?? []) }
+    // The watcher follows the paths each layer read (an include added, a drop-in directory created).
+    if let files {
+      for (index, layer) in stack.layers.enumerated() where !layer.loadsAsynchronously {
+        files.watch(contents[index]?.paths ?? [], ofLayer: index)
+      }
+    }
     return isNew ? (current, candidate, changes) : nil
   }
 

@@ -4,11 +4,11 @@ extension SettingsStore {
   /// Listens to every layer's signals and reloads what changed, until the task is cancelled (shaped
   /// like a swift-service-lifecycle `Service`).
   ///
-  /// Every layer's ``Layer/follow(_:signal:)`` runs as a child of this task (file layers hear from one
-  /// watcher for the whole store); a signal only notes that the layer may have changed, and this task
-  /// reads what signalled (fetching layers that must wait), coalescing signals that come meanwhile, and
-  /// publishes and announces each generation through the store's one pipeline, in order. The watcher's
-  /// thread never reads a file or runs user code. A file whose content is unchanged (a `touch`, an
+  /// The store watches the files of every layer (one watcher for the whole store), and every layer's
+  /// ``Layer/follow(signal:)`` runs as a child of this task. A change only says that a layer may have
+  /// changed: the store's one reload loop reads it, coalescing changes that come meanwhile, and publishes
+  /// and announces each generation in order, on the loop's thread (this task fetches the layers that
+  /// must wait first). The watcher's thread never reads a file or runs user code. A file whose content is unchanged (a `touch`, an
   /// identical rewrite, the echo of the store's own write) changes nothing. Watcher fallbacks are
   /// reported as ``StoreEvent/watcherFallback(path:message:)`` events. Cancelling the task ends every
   /// layer's `follow`.
@@ -47,90 +47,102 @@ extension SettingsStore {
 
   /// The run loop, with a given watcher (tests drive one with `pump()`).
   ///
-  /// Each layer's ``Layer/follow(_:signal:)`` runs as a child task; its signals (from any thread, the
-  /// watcher's included) are only noted and coalesced in ``SourceSignals``, and this task takes them,
-  /// awaits what asynchronous layers fetch, and hands the reload to the store's pipeline, which runs it
-  /// on the store's ``WorkerThread``.
+  /// The watcher's batches, and the signals of layers that load without waiting, go straight to the
+  /// store's loop as reloads of the layers concerned (``ReloadLoop/post(_:)``: no task in between);
+  /// this task fetches the layers that must wait, and serves reload requests, through the same loop.
   func run(
     watcher: FileWatcher, reloadRequests: AsyncStream<Void>? = nil, systemd: SystemdNotifier? = nil,
     onReady: @Sendable () -> Void = {}
   ) async {
-    let files = FileSignals(watcher: watcher, resolvePath: stack.options.resolvePath)
-    let worker = WorkerThread()
-    let immediate = Set(stack.layers.indices.filter { !stack.layers[$0].loadsAsynchronously })
-    let signals = SourceSignals(immediate: immediate, worker: worker) { [weak self] layers in
-      self?.runPipeline(.reload(layers))
+    let loop = self.loop
+    let requests = FetchRequests()
+    let fetched = Set(stack.layers.indices.filter { stack.layers[$0].loadsAsynchronously })
+    let changed: @Sendable (Int) -> Void = { index in
+      if fetched.contains(index) { requests.fetch(index) } else { loop.post(.reload([index])) }
     }
+    // Watches that fell back to polling while the store starts are told once it is ready (with
+    // `onReady`'s listeners), the later ones at once.
+    let startingFallbacks = Locked<[WatcherFallback]?>([])
+    let files = FileSignals(
+      watcher: watcher, resolvePath: stack.options.resolvePath,
+      changed: { layers in loop.post(.reload(layers)) },
+      fallback: { fallback in
+        let held = startingFallbacks.withLock { held in
+          held?.append(fallback)
+          return held != nil
+        }
+        if !held { loop.post(PipelineWork(events: [Self.event(of: fallback)])) }
+      })
     let retries = RetrySchedule(clock: cache.units.clock)
     // The unit rule's grace is the watcher's: a target missing that long is reported, and gone.
     cache.units.grace = watcher.core.grace
+    loop.hold()
+    defer { loop.release() }
     state.withLock { state in
       state.notifier = systemd
-      state.worker = worker
+      state.files = files
       state.retries = retries
     }
     await withTaskCancellationHandler {
       await withTaskGroup(of: Void.self) { group in
         let waiting = await fetchWaitingLayers(nil)
-        if !waiting.isEmpty { await runPipeline(.reload(Set(waiting.keys), fetched: waiting)) }
-        var watched: Set<Int> = []
+        if !waiting.isEmpty { await loop.run(.reload(Set(waiting.keys), fetched: waiting)) }
+        // The files of every layer that loads without waiting are watched from now on; each load after
+        // this one watches the paths it read.
+        let watched = Set(stack.layers.indices).subtracting(fetched)
+        for index in watched.sorted() { files.watch(paths(ofLayer: index), ofLayer: index) }
         for (index, layer) in stack.layers.enumerated() {
-          let watch = LayerWatch(paths: paths(ofLayer: index), options: stack.options, files: files)
-          // The paths are watched from now on, before the layer's `follow` runs: what the watcher sees
-          // meanwhile waits in the watch until the layer follows it.
-          files.subscribe(watch, receive: { watch.deliver($0) }, finish: { watch.finish() })
-          state.withLock { $0.watches[index] = watch }
-          if !watch.paths.isEmpty && !layer.loadsAsynchronously { watched.insert(index) }
-          group.addTask {
-            await layer.follow(watch) { change in signals.signal(change, fromLayer: index) }
-          }
+          group.addTask { await layer.follow { changed(index) } }
         }
         if let reloadRequests {
           group.addTask {
-            for await _ in reloadRequests { signals.requestReload() }
+            for await _ in reloadRequests { requests.everything() }
           }
         }
         group.addTask {
-          await retries.run { index in signals.signal(.changed, fromLayer: index) }
+          await retries.run { index in changed(index) }
         }
         retries.update(state.withLock { $0.contents })
         // An edit made after the store's first load and before its watch was set was not seen: read
         // those layers once more now that every watch is set (an unchanged file costs a read and a hash).
-        if !watched.isEmpty { await runPipeline(.reload(watched, reportsDiagnostics: false)) }
-        await runPipeline(PipelineWork(reportsStanding: true))
+        let watching = watched.filter { !paths(ofLayer: $0).isEmpty }
+        if !watching.isEmpty { await loop.run(.reload(watching, reportsDiagnostics: false)) }
+        await loop.run(PipelineWork(reportsStanding: true))
         onReady()
         systemd?.ready(status: systemdStatus)
-        for await _ in signals.wakes {
-          await serve(signals.take(), systemd: systemd)
+        let fallbacks = startingFallbacks.withLock { held in
+          defer { held = nil }
+          return held ?? []
+        }
+        if !fallbacks.isEmpty { loop.post(PipelineWork(events: fallbacks.map(Self.event(of:)))) }
+        for await _ in requests.wakes {
+          await serve(requests.take(), systemd: systemd)
         }
         group.cancelAll()
       }
     } onCancel: {
       files.stop()
-      signals.finish()
+      requests.finish()
       retries.finish()
     }
     state.withLock { state in
-      state.watches = [:]
+      state.files = nil
       state.notifier = nil
-      state.worker = nil
       state.retries = nil
     }
-    worker?.stop()
   }
 
-  /// Reads what signalled (every layer, for a reload request), awaiting layers that must wait, and
-  /// publishes it through the pipeline with the fallbacks noted.
-  private func serve(_ taken: SourceSignals.Taken, systemd: SystemdNotifier?) async {
+  /// Fetches what was requested (every layer, for a reload request) and publishes it through the loop.
+  private func serve(_ taken: FetchRequests.Taken, systemd: SystemdNotifier?) async {
     if taken.everything { systemd?.reloading() }
     let layers: Set<Int>? = taken.everything ? nil : taken.layers
-    var work = PipelineWork(
-      events: taken.fallbacks.map { .watcherFallback(path: $0.path, message: $0.message) })
-    if layers?.isEmpty != true {
-      work.reload = PipelineWork.Reload(layers: layers, fetched: await fetchWaitingLayers(layers))
-    }
-    await runPipeline(work)
+    await loop.run(.reload(layers, fetched: await fetchWaitingLayers(layers)))
     if taken.everything { systemd?.ready(status: systemdStatus) }
+  }
+
+  /// The event that tells of a watch that fell back to polling.
+  private static func event(of fallback: WatcherFallback) -> StoreEvent {
+    .watcherFallback(path: fallback.path, message: fallback.message)
   }
 
   /// Fetches the layers among `indices` (all, for `nil`) that load asynchronously.

@@ -36,9 +36,9 @@ public final class SettingsStore: Sendable {
   /// snapshot only when it is not zero.
   @usableFromInline let pinCount = Atomic<Int>(0)
   let state: Locked<State>
-  /// The one serial pipeline every generation goes through: loaded, published and announced in order.
-  /// Reads never touch it.
-  let pipeline = ReloadPipeline()
+  /// The one loop every generation goes through: loaded, published and announced in order, on the
+  /// loop's thread. Reads never touch it.
+  let loop = ReloadLoop()
   /// Serializes writes (read, edit, replace the file), so that concurrent writers never lose an update.
   let writeLock = Locked(0)  // the count of writes
   /// Where writes go.
@@ -68,8 +68,8 @@ public final class SettingsStore: Sendable {
     var settingDiagnostics: [String: [Diagnostic]] = [:]
     /// Changes to restart-required settings not applied, by key.
     var pendingRestarts: [String: PendingRestart] = [:]
-    /// What each layer is told about its paths while the store runs (by index).
-    var watches: [Int: LayerWatch] = [:]
+    /// The file watcher, while the run loop runs: each load watches the paths it read.
+    var files: FileSignals?
     /// Subscribers to `events`.
     var eventContinuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
     var nextEventContinuation = 0
@@ -81,8 +81,6 @@ public final class SettingsStore: Sendable {
     var announcedFailures: Set<FailureMark> = []
     /// Where the status line goes after each generation, while the run loop runs with one.
     var notifier: SystemdNotifier?
-    /// The thread the pipeline's asynchronous work runs on while the run loop runs.
-    var worker: WorkerThread?
     /// When the run loop reads failing or missing units again, while it runs.
     var retries: RetrySchedule?
     /// Whether ``SettingsStore/requireAll()`` has run: groups released before it are start-up mistakes.
@@ -119,6 +117,7 @@ public final class SettingsStore: Sendable {
     self.app = app
     state = Locked(State(contents: Array(repeating: nil, count: layers.count)))
     published = Locked(Snapshot.empty)
+    loop.attach { [weak self] work in self?.perform(work) }
     rebuild(reloading: nil)
   }
 

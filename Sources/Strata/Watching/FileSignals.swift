@@ -1,121 +1,63 @@
-/// The store's file watcher, shared by the layers that read files: each layer subscribes with the
-/// paths of its last contents (``LayerWatch``) and hears ``LayerChange/changed`` when one of them may
-/// have changed. One watcher for the whole store: one set of watches however many layers share a
-/// directory.
+/// A running store's file watcher: the paths of each layer that reads files, kept up to date after each
+/// load, and, for each batch the watcher finds, the layers it concerns. One watcher for the whole store:
+/// one set of watches however many layers share a directory.
 ///
-/// The watcher hands its batches here on the thread that finds them (the inotify hub's), and they go
-/// on to each concerned subscriber's signal at once. A signal only tells the store's pipeline that the
-/// layer may have changed: no file is read and no user code runs on the watcher's thread.
+/// The watcher hands its batches here on the thread that finds them (the inotify hub's), and they go on
+/// to the store at once as "these layers may have changed" (``init(watcher:resolvePath:changed:fallback:)``'s
+/// closures, which only post work to the store's loop): no file is read and no user code runs on the
+/// watcher's thread.
 final class FileSignals: Sendable {
-  private struct Subscriber {
-    /// The layer's paths as the app sees them, by the absolute path on disk the watcher reports.
-    var reportedByReal: [String: String]
-    /// Takes the layer's signals (a stream's continuation, or the run loop's own).
-    var receive: @Sendable (LayerChange) -> Void
-    /// Called once when the watcher stops.
-    var finish: @Sendable () -> Void
-  }
-
   private struct State {
-    var subscribers: [Int: Subscriber] = [:]
-    var nextID = 0
+    /// Each layer's paths as the absolute paths on disk the watcher reports, by layer index.
+    var realPaths: [Int: Set<String>] = [:]
     var stopped = false
   }
 
   private let watcher: FileWatcher
   private let resolvePath: @Sendable (String) -> String
   private let state = Locked(State())
+  private let changed: @Sendable (Set<Int>) -> Void
+  private let fallback: @Sendable (WatcherFallback) -> Void
 
-  init(watcher: FileWatcher, resolvePath: @escaping @Sendable (String) -> String) {
+  /// - Parameters:
+  ///   - changed: told which layers may have changed, on the watcher's thread; while it runs the hub's
+  ///     other watchers wait (their events queue in the kernel), so it must only pass the news on.
+  ///   - fallback: told of each watch that fell back to polling, on the watcher's thread.
+  init(
+    watcher: FileWatcher, resolvePath: @escaping @Sendable (String) -> String,
+    changed: @escaping @Sendable (Set<Int>) -> Void, fallback: @escaping @Sendable (WatcherFallback) -> Void
+  ) {
     self.watcher = watcher
     self.resolvePath = resolvePath
+    self.changed = changed
+    self.fallback = fallback
     watcher.core.deliver(
       to: BatchReceiver(
         receive: { [weak self] batch in self?.hand(batch) },
-        stop: { [weak self] in self?.finishAll() }))
+        stop: { [weak self] in self?.state.withLock { $0.stopped = true } }))
   }
 
-  /// Signals for the paths of `watch`, following them as they change, handed to `receive` on the
-  /// watcher's thread; while `receive` runs, the hub's other watchers wait (their events queue in the
-  /// kernel), so it must only pass the signal on. `finish` is called once the watcher stops.
-  /// - Returns: the subscription, for ``unsubscribe(_:)``.
-  @discardableResult
-  func subscribe(
-    _ watch: LayerWatch, receive: @escaping @Sendable (LayerChange) -> Void,
-    finish: @escaping @Sendable () -> Void = {}
-  ) -> Int {
-    let (id, stopped) = state.withLock { state in
-      defer { state.nextID += 1 }
-      if !state.stopped {
-        state.subscribers[state.nextID] = Subscriber(reportedByReal: [:], receive: receive, finish: finish)
-      }
-      return (state.nextID, state.stopped)
+  /// Watches `paths` (as the app sees them) for the layer at `index`, instead of its paths before.
+  func watch(_ paths: [String], ofLayer index: Int) {
+    let real = Set(paths.map { FileSystem.absolutePath(resolvePath($0)) })
+    let targets = state.withLock { state -> [String]? in
+      guard !state.stopped, state.realPaths[index] != real else { return nil }
+      state.realPaths[index] = real
+      return Set(state.realPaths.values.joined()).sorted()
     }
-    if stopped {
-      finish()
-      return id
-    }
-    watch.observePaths { [weak self] paths in
-      guard let self else { return }
-      var reportedByReal: [String: String] = [:]
-      for path in paths { reportedByReal[FileSystem.absolutePath(resolvePath(path))] = path }
-      let present = state.withLock { state in
-        state.subscribers[id]?.reportedByReal = reportedByReal
-        return state.subscribers[id] != nil
-      }
-      if present { updateTargets() }
-    }
-    return id
+    if let targets { watcher.setTargets(targets) }
   }
 
-  /// Ends a subscription: its paths are no longer watched for it.
-  func unsubscribe(_ id: Int) {
-    let removed = state.withLock { $0.subscribers.removeValue(forKey: id) }
-    if removed != nil { updateTargets() }
-  }
-
-  /// Watches every subscriber's paths.
-  private func updateTargets() {
-    let targets = state.withLock { state in
-      Set(state.subscribers.values.flatMap(\.reportedByReal.keys)).sorted()
-    }
-    watcher.setTargets(targets)
-  }
-
-  /// Hands a batch of the watcher to the subscribers it concerns.
+  /// Hands a batch of the watcher to the store: which layers it concerns, and its fallbacks.
   private func hand(_ batch: WatchBatch) {
-    let subscribers = state.withLock { state in
-      state.stopped ? [] : state.subscribers.sorted { $0.key < $1.key }.map(\.value)
+    let layers = state.withLock { state -> Set<Int> in
+      guard !state.stopped else { return [] }
+      return Set(state.realPaths.filter { !$0.value.isDisjoint(with: batch.paths) }.keys)
     }
-    for fallback in batch.fallbacks {
-      // To the layer whose paths the fallback concerns (a directory above them, or one of them), else
-      // to one layer: every fallback is reported once.
-      let concerned =
-        subscribers.first { subscriber in
-          subscriber.reportedByReal.keys.contains {
-            $0 == fallback.path || $0.hasPrefix(fallback.path + "/")
-          }
-        } ?? subscribers.first
-      concerned?.receive(.fallback(fallback))
-    }
-    for subscriber in subscribers
-    where batch.paths.contains(where: { subscriber.reportedByReal[$0] != nil }) {
-      subscriber.receive(.changed)
-    }
+    for fallback in batch.fallbacks { self.fallback(fallback) }
+    if !layers.isEmpty { changed(layers) }
   }
 
-  /// The watcher stopped: every subscriber hears it, once.
-  private func finishAll() {
-    let subscribers = state.withLock { state in
-      defer {
-        state.stopped = true
-        state.subscribers = [:]
-      }
-      return state.stopped ? [] : Array(state.subscribers.values)
-    }
-    for subscriber in subscribers { subscriber.finish() }
-  }
-
-  /// Stops the watcher, which ends every subscriber's stream.
+  /// Stops the watcher.
   func stop() { watcher.stop() }
 }

@@ -2,13 +2,14 @@ import StrataPlatform
 
 /// A path the watcher could not watch with its event backend (inotify) and polls instead, with what to
 /// do about it; the path `*` when every path is polled (no event backend in the build, or it failed).
-public struct WatcherFallback: Sendable, Hashable, CustomStringConvertible {
+/// The store reports each as a ``StoreEvent/watcherFallback(path:message:)`` event.
+struct WatcherFallback: Sendable, Hashable, CustomStringConvertible {
   /// The directory or file being polled.
-  public var path: String
+  var path: String
   /// Why, and how to fix it (which sysctl to raise).
-  public var message: String
+  var message: String
   /// `path: message`.
-  public var description: String { "\(path): \(message)" }
+  var description: String { "\(path): \(message)" }
 }
 
 /// What the watcher reports: targets that may have changed, and new fallbacks.

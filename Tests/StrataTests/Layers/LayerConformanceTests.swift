@@ -14,7 +14,7 @@ struct RuleBreakingSource: Layer {
     LayerContents(documents: [Document(path: name, root: SettingValue(.string("flat"), origin: .runtime))])
   }
 
-  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
+  func follow(signal: @escaping @Sendable () -> Void) async {
     let (silence, keepOpen) = AsyncStream<Void>.makeStream()
     for await _ in silence {}  // listens until cancelled, and never says anything
     keepOpen.finish()

@@ -11,18 +11,18 @@ final class PushingSource: Layer, Sendable {
   let loadsAsynchronously: Bool
   private let value = Mutex<String>("first")
   private let fetches = Atomic<Int>(0)
-  private let signals: AsyncStream<LayerChange>
-  private let continuation: AsyncStream<LayerChange>.Continuation
+  private let signals: AsyncStream<Void>
+  private let continuation: AsyncStream<Void>.Continuation
 
   init(waits: Bool) {
     loadsAsynchronously = waits
-    (signals, continuation) = AsyncStream<LayerChange>.makeStream()
+    (signals, continuation) = AsyncStream<Void>.makeStream()
   }
 
   /// Changes the value and tells the store.
   func push(_ new: String) {
     value.withLock { $0 = new }
-    continuation.yield(.changed)
+    continuation.yield()
   }
 
   var fetchCount: Int { fetches.load(ordering: .relaxed) }
@@ -54,8 +54,8 @@ final class PushingSource: Layer, Sendable {
     return LayerContents(documents: [Document(path: "pushing", root: root)])
   }
 
-  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
-    for await change in signals { signal(change) }
+  func follow(signal: @escaping @Sendable () -> Void) async {
+    for await _ in signals { signal() }
   }
 }
 

@@ -30,17 +30,17 @@ final class RevisionSource: Layer, Sendable {
   let scope = Scope.vendor
   let name = "remote"
   private let revision = Atomic<Int>(0)
-  private let signals: AsyncStream<LayerChange>
-  private let continuation: AsyncStream<LayerChange>.Continuation
+  private let signals: AsyncStream<Void>
+  private let continuation: AsyncStream<Void>.Continuation
 
   init() {
-    (signals, continuation) = AsyncStream<LayerChange>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    (signals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Moves to the next revision and tells the store.
   func bump() {
     revision.add(1, ordering: .releasing)
-    continuation.yield(.changed)
+    continuation.yield()
   }
 
   func load(_ context: LoadContext) -> LayerContents {
@@ -53,8 +53,8 @@ final class RevisionSource: Layer, Sendable {
     ])
   }
 
-  func follow(_ watch: LayerWatch, signal: @escaping @Sendable (LayerChange) -> Void) async {
-    for await change in signals { signal(change) }
+  func follow(signal: @escaping @Sendable () -> Void) async {
+    for await _ in signals { signal() }
   }
 }
 
