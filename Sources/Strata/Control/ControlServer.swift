@@ -8,15 +8,15 @@ import StrataPlatform
 
 /// The transport of a store's control socket: one thread of its own that polls the listening socket,
 /// a wake pipe and every open connection, all non-blocking, so that no client (one that sends slowly,
-/// sends too much, or never reads its answer) holds the thread, the store's pipeline or more memory
+/// sends too much, or never reads its answer) holds the thread, the store's reload loop or more memory
 /// than ``ControlProtocol/maxRequestBytes`` per connection.
 ///
 /// Each connection is checked as it is accepted: the peer's uid (`SO_PEERCRED`) must be the service's
 /// own effective uid or root, else it is refused and reported. It then sends one request line, gets
 /// one answer line, and is closed; one that takes longer than ``ControlProtocol/connectionTimeout``
 /// in all is closed with an error naming the limit. Requests are answered on this thread by
-/// `handle`, which may wait for the store's pipeline (a `set`): meanwhile other connections wait,
-/// the pipeline never does.
+/// `handle`, which may wait for the store's reload loop (a `set`): meanwhile other connections wait,
+/// the loop never does.
 package final class ControlServer: Sendable {
   /// What the server does with what it reads; called on the server's thread.
   struct Handlers: Sendable {

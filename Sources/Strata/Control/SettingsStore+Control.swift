@@ -15,7 +15,7 @@ extension SettingsStore {
   /// The socket is a Unix-domain socket of mode 0600; each connection is checked with the kernel's peer
   /// credentials (`SO_PEERCRED`), and only the service's own user and root may use it; every refused
   /// connection is told as a ``StoreEvent/controlRefused(_:)`` event. Requests are read on a thread of
-  /// the socket's own, never on the store's pipeline or the cooperative pool, each bounded in size and
+  /// the socket's own, never on the store's reload loop or the cooperative pool, each bounded in size and
   /// time. Overrides set through it change the runtime layer only, for the life of the process; each
   /// ends by itself with a ``StoreEvent/overrideExpired(key:)`` event. Cancelling the task closes the
   /// socket, removes its file and ends the overrides still standing (with the same event).

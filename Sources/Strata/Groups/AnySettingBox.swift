@@ -25,7 +25,7 @@ protocol AnySettingBox: AnyObject, Sendable {
   func originDescription() -> String
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
   /// typed value changed. Returns what it found, or `nil` when the setting has seen this generation or
-  /// a newer one (then it changes nothing). Called by the store's pipeline only, one generation at a
+  /// a newer one (then it changes nothing). Called by the store's reload loop only, one generation at a
   /// time, so streams and observers hear values in generation order.
   func apply(_ snapshot: Snapshot) -> SettingApplication?
   /// The current value as text (redacted for secrets) and its origin.

@@ -182,7 +182,7 @@ extension Array {
   }
 }
 
-/// One batch of a store's pipeline: what to read again, settings to settle, events to tell. Batches
+/// One batch of a store's reload loop: what to read again, settings to settle, events to tell. Batches
 /// submitted while another runs merge into one.
 struct PipelineWork: Sendable {
   /// A reload: the layers to read again (`nil`: all; empty: none, only the runtime values or the

@@ -58,7 +58,7 @@ extension SettingsStore {
 
   /// Writes `value` at `key` as the synchronous form does, without blocking a thread of the cooperative
   /// pool: the file is written on a thread of its own, and the call suspends while it waits for the
-  /// directory's lock, the disk or the store's pipeline.
+  /// directory's lock, the disk or the store's reload loop.
   /// - Parameters:
   ///   - value: the value; `nil` (of an optional type) removes the key from the write target.
   ///   - key: the full dotted key (see ``SettingKey``).

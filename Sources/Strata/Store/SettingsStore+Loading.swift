@@ -6,7 +6,7 @@ import Synchronization
   import Foundation
 #endif
 
-/// Loading the stack into a new snapshot, published in one step, through the store's pipeline.
+/// Loading the stack into a new snapshot, published in one step, through the store's reload loop.
 extension SettingsStore {
   /// Runs `work` through the store's loop and returns once it is done (at once, from the loop's own
   /// work: an observer that writes).
@@ -56,7 +56,7 @@ extension SettingsStore {
   }
 
   /// Loads the stack and publishes the new snapshot, if it differs from the current one; returns both
-  /// and what changed. Runs in the pipeline, so the current snapshot cannot change meanwhile.
+  /// and what changed. Runs on the store's loop, so the current snapshot cannot change meanwhile.
   private func load(
     reloading: Set<Int>?, fetched: [Int: LayerContents]
   ) -> (previous: Snapshot, published: Snapshot, changes: Snapshot.Changes)? {

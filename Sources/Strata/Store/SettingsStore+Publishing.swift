@@ -1,7 +1,7 @@
 /// Publishing a new snapshot: the settings it changes, and the events it means.
 extension SettingsStore {
-  /// Tells the settings whose keys (or old keys) the change touched about a new snapshot (in the
-  /// pipeline, outside all locks). The others are not visited: the change log tells them on their next
+  /// Tells the settings whose keys (or old keys) the change touched about a new snapshot (on the
+  /// store's loop, outside all locks). The others are not visited: the change log tells them on their next
   /// read that their cached value still holds.
   /// - Returns: the keys (and old keys) of settings that kept their running value although the layers
   ///   changed under them (a rejected edit, a pending restart): no `reloaded` event names them.

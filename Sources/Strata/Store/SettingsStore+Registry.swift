@@ -1,7 +1,7 @@
 /// The registry of declared settings: the boxes of every group bound to the store.
 extension SettingsStore {
   /// Registers settings; their keys become known (to the environment layer, to schema checks). They
-  /// are given the current snapshot through the pipeline, after any generation being published now.
+  /// are given the current snapshot through the store's loop, after any generation being published now.
   func register(_ boxes: [any AnySettingBox]) {
     let (addedKeys, addedSecret) = state.withLock { $0.registry.add(boxes) }
     // A fallback store holds only defaults: its settings resolve at their first read, which warns
@@ -15,7 +15,7 @@ extension SettingsStore {
         reload: reloads ? PipelineWork.Reload(layers: [], reportsDiagnostics: false) : nil, settle: boxes))
   }
 
-  /// Gives newly registered settings the current snapshot (in the pipeline).
+  /// Gives newly registered settings the current snapshot (on the store's loop).
   func settle(_ boxes: [any AnySettingBox]) {
     let snapshot = self.snapshot
     var diagnostics: [String: [Diagnostic]] = [:]

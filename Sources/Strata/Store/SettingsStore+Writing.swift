@@ -65,7 +65,7 @@ extension SettingsStore {
 
   /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result, as the
   /// synchronous form does, without blocking a thread of the cooperative pool: the file is written on a
-  /// thread of its own, and the call suspends while it waits for the lock, the disk or the pipeline.
+  /// thread of its own, and the call suspends while it waits for the lock, the disk or the store's loop.
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
   func write(_ value: SettingValue?, forKey key: String) async throws(StrataError) {

@@ -15,7 +15,7 @@ import StrataPlatform
 /// Outside systemd (`NOTIFY_SOCKET` unset) every call does nothing. A socket path that starts with `@`
 /// names an abstract socket.
 ///
-/// A notification never holds up its caller (the reload pipeline): sends do not block. When the
+/// A notification never holds up its caller (the store's reload loop): sends do not block. When the
 /// socket's queue is full (systemd is busy, or nobody reads the socket), the message waits in an outbox
 /// shared by every notifier of that socket path, and a thread of its own sends it once there is room,
 /// retrying after 5 ms and then up to twice as long each time, up to a second, until the outbox is
