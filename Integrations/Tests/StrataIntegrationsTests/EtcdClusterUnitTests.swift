@@ -84,7 +84,7 @@ import Testing
       connection: EtcdConnection(
         client: .shared, endpoint: "http://127.0.0.1:1", requestTimeout: .seconds(1)),
       prefix: Array("/p/".utf8), state: state, retry: EtcdRetry(), checkInterval: .seconds(1),
-      signal: { _ in })
+      signal: {})
     let message = try JSONDecoder().decode(
       EtcdWire.WatchMessage.self,
       from: Data(#"{"result":{"canceled":true,"cancel_reason":"etcdserver: permission denied"}}"#.utf8))
