@@ -48,7 +48,7 @@ extension SettingsStore {
 
   /// Whether anyone receives the store's events.
   var hasEventListeners: Bool {
-    state.withLock { !$0.eventContinuations.isEmpty || !$0.eventObservers.isEmpty }
+    eventHub.hasListeners
   }
 
   /// The `reloaded` event of `changes` (`nil`: no running value changed).

@@ -24,12 +24,11 @@ extension SettingsStore {
         diagnostics[box.key] = applied.diagnostics
       }
     }
-    let hasSubscribers = state.withLock { state in
+    state.withLock { state in
       for (key, found) in diagnostics { state.settingDiagnostics[key] = found }
-      return !state.eventContinuations.isEmpty || !state.eventObservers.isEmpty
     }
     // The new settings' own problems are told now; keys they leave unknown, when the run loop starts.
-    if hasSubscribers { report(diagnostics.keys.sorted().flatMap { diagnostics[$0] ?? [] }) }
+    if hasEventListeners { report(diagnostics.keys.sorted().flatMap { diagnostics[$0] ?? [] }) }
   }
 
   /// Forgets settings (a group was released or re-bound).

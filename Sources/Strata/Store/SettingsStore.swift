@@ -45,6 +45,8 @@ public final class SettingsStore: Sendable {
   public let writeTarget: WriteTarget
   /// The last good document of every file the store read.
   let cache = DocumentCache()
+  /// Who hears the store's events.
+  let eventHub = EventHub()
   /// The keys recent generations changed: settings that a reload did not touch catch up on their next
   /// read from it.
   let changeLog = ChangeLog()
@@ -70,15 +72,6 @@ public final class SettingsStore: Sendable {
     var pendingRestarts: [String: PendingRestart] = [:]
     /// The file watcher, while the run loop runs: each load watches the paths it read.
     var files: FileSignals?
-    /// Subscribers to `events`.
-    var eventContinuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
-    var nextEventContinuation = 0
-    /// Who hears every event synchronously (``observeEvents(_:)``).
-    var eventObservers: [@Sendable (StoreEvent) -> Void] = []
-    /// The problems subscribers have been told of (by `diagnosed`, `failed` or `rejected` events).
-    var reportedDiagnostics: Set<Diagnostic> = []
-    /// Problems told by `failed` or `rejected` events since the last report of every standing problem.
-    var announcedFailures: Set<FailureMark> = []
     /// Where the status line goes after each generation, while the run loop runs with one.
     var notifier: SystemdNotifier?
     /// When the run loop reads failing or missing units again, while it runs.
@@ -206,15 +199,9 @@ public final class SettingsStore: Sendable {
 
   /// Ends every setting's `changes` and `values` streams. Reads keep working with the last values.
   public func shutdown() {
-    let (boxes, continuations) = state.withLock { state in
-      defer {
-        state.eventContinuations = [:]
-        state.eventObservers = []
-      }
-      return (state.registry.allBoxes, Array(state.eventContinuations.values))
-    }
+    let boxes = state.withLock { $0.registry.allBoxes }
     for box in boxes { box.finish() }
-    for continuation in continuations { continuation.finish() }
+    eventHub.finish()
   }
 
   /// The snapshot reads should use now: the pinned one inside `withConsistentSnapshot`, else the

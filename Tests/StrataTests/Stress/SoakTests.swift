@@ -74,7 +74,7 @@ final class SoakedSettings: SettingsGroup, @unchecked Sendable {
       #expect(settings.value == cycles / 10 * 10)
       #expect(settings.$value.box.readState { $0.continuations.count } == 0)
       #expect(settings.$name.box.readState { $0.continuations.count } == 0)
-      #expect(store.state.withLock { $0.eventContinuations.count } == 0)
+      #expect(store.eventHub.subscriptionCount == 0)
       #expect(store.state.withLock { $0.registry.allBoxes.count } == registered)
     }
   }
