@@ -2,20 +2,23 @@ import StrataPlatform
 
 /// A store's one reload loop: every piece of work that makes or announces a generation (reading the
 /// units that may have changed, building the snapshot, publishing it to the settings, calling their
-/// observers, emitting events) runs here, one batch at a time, in the order it was submitted, on the
-/// loop's own thread. User code therefore runs in the same place whichever API started the generation:
-/// a file's edit, `SIGHUP`, `reload()`, `setValue`, a write, an override, a group's declaration.
+/// observers, emitting events) runs here, one batch at a time, in the order it was submitted.
+///
+/// While the store runs (``hold()``), the batches run on the loop's own thread, so user code runs in
+/// one place whichever API started the generation: a file's edit, `SIGHUP`, `reload()`, `setValue`, a
+/// write, an override, a group's declaration. A store that does not run has no thread: a caller finding
+/// the loop idle does the work itself, as the store's initializer does (no thread is started, and no
+/// thread of the cooperative pool waits for one). A watcher's signal (``post(_:)``) always goes to the
+/// thread, starting it if needed: a watcher's thread never does the work.
 ///
 /// Work submitted while a batch runs is merged into the pending batch (two signals of one layer become
 /// one read). Its submitter waits for that batch: blocking on a condition variable (the synchronous
 /// API), suspended (the asynchronous API, which never blocks a thread of the cooperative pool), or not
-/// at all (``post(_:)``: a watcher's signal). Work submitted by the loop's own work (an observer that
-/// writes a value) runs after the current batch, and its submitter does not wait for it (it would wait
-/// for itself).
+/// at all (``post(_:)``). Work submitted by the loop's own work (an observer that writes a value) runs
+/// after the current batch, and its submitter does not wait for it (it would wait for itself).
 ///
-/// The thread starts with the first work and ends after ``linger`` without work, unless a run loop holds
-/// it (``hold()``). When no thread can be started (the process is out of threads), the submitter does
-/// the work itself, in the same order.
+/// The thread ends after ``linger`` without work once nobody holds it. When no thread can be started
+/// (the process is out of threads), the submitter does the work itself, in the same order.
 final class ReloadLoop: Sendable {
   private struct State {
     var pending: PipelineWork?
@@ -27,6 +30,7 @@ final class ReloadLoop: Sendable {
     var drainer: ThreadIdentity?
     /// Whether the loop's thread is running (working or waiting for work).
     var threadRuns = false
+
     /// Run loops that keep the thread while they run.
     var holds = 0
     /// Asynchronous submitters waiting for their ticket.
@@ -50,13 +54,13 @@ final class ReloadLoop: Sendable {
   /// Runs `work` in order after everything submitted before it, and returns once it is done (at once
   /// from the loop's own work: it then runs right after the current batch).
   func run(_ work: PipelineWork) {
-    guard let ticket = submit(work) else { return }
+    guard let ticket = submit(work, mayDrainHere: true) else { return }
     lock.wait(while: { $0.completed < ticket }) { _ in }
   }
 
   /// Runs `work` in order after everything submitted before it; suspends (never blocks) until it is done.
   func run(_ work: PipelineWork) async {
-    guard let ticket = submit(work) else { return }
+    guard let ticket = submit(work, mayDrainHere: true) else { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let done = lock.withLock { state in
         if state.completed >= ticket { return true }
@@ -69,7 +73,7 @@ final class ReloadLoop: Sendable {
 
   /// Submits `work` without waiting for it: what a watcher's thread does.
   func post(_ work: PipelineWork) {
-    _ = submit(work)
+    _ = submit(work, mayDrainHere: false)
   }
 
   /// Keeps the thread running until ``release()``, so that a running store's edits never wait for a
@@ -87,22 +91,29 @@ final class ReloadLoop: Sendable {
   }
 
   /// Queues `work`; returns its ticket, or `nil` when the caller is the loop's own work (which must not
-  /// wait for itself). Starts the thread when none runs, or does the work here when none can start.
-  private func submit(_ work: PipelineWork) -> UInt64? {
+  /// wait for itself). The thread does the work while it runs or someone holds it (it is started if
+  /// needed), and for a caller that may not do it (`mayDrainHere` false); otherwise the caller does it
+  /// here, unless another caller is doing it already. When no thread can start, the caller does it.
+  private func submit(_ work: PipelineWork, mayDrainHere: Bool) -> UInt64? {
     let me = ThreadIdentity.current
     let (ticket, starts, reentrant) = lock.withLock { state -> (UInt64, Bool, Bool) in
       state.pending = state.pending.map { $0.merged(with: work) } ?? work
       state.submitted += 1
-      let starts = !state.threadRuns
-      state.threadRuns = true
+      let reentrant = state.drainer == me
+      let starts = !state.threadRuns && (state.holds > 0 || !mayDrainHere)
+      if starts { state.threadRuns = true }
       lock.broadcast()
-      return (state.submitted, starts, state.drainer == me)
+      return (state.submitted, starts, reentrant)
     }
-    if starts && !DetachedThread.start({ [self] in threadLoop() }) {
-      lock.withLock { state in
-        state.threadRuns = false
-        lock.broadcast()
+    if starts {
+      if !DetachedThread.start({ [self] in threadLoop() }) {
+        lock.withLock { state in
+          state.threadRuns = false
+          lock.broadcast()
+        }
+        drainHere(me)
       }
+    } else if !reentrant && mayDrainHere {
       drainHere(me)
     }
     return reentrant ? nil : ticket
@@ -140,8 +151,8 @@ final class ReloadLoop: Sendable {
     }
   }
 
-  /// Does the batches pending, on the submitter's thread (no thread could start), unless another
-  /// thread is doing them; then waits as any submitter does.
+  /// Does the batches pending, on the submitter's thread (the store does not run, or no thread could
+  /// start), unless another thread is doing them; then the submitter waits as any other does.
   private func drainHere(_ me: ThreadIdentity) {
     while true {
       let batch = lock.withLock { state -> (PipelineWork, UInt64)? in
