@@ -33,6 +33,8 @@ final class ReloadLoop: Sendable {
 
     /// Run loops that keep the thread while they run.
     var holds = 0
+    /// Does one batch (the store's load, publish and announce); set once, right after the store is made.
+    var perform: (@Sendable (PipelineWork) -> Void)?
     /// Asynchronous submitters waiting for their ticket.
     var waiting: [(ticket: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
   }
@@ -43,12 +45,10 @@ final class ReloadLoop: Sendable {
   /// The state, and the condition the thread waits on for work and the synchronous submitters wait on
   /// for their ticket.
   private let lock = ConditionLock(State())
-  /// Does one batch (the store's load, publish and announce); set once, right after the store is made.
-  private let performer = Locked<(@Sendable (PipelineWork) -> Void)?>(nil)
 
   /// Sets what a batch does.
   func attach(_ perform: @escaping @Sendable (PipelineWork) -> Void) {
-    performer.withLock { $0 = perform }
+    lock.withLock { $0.perform = perform }
   }
 
   /// Runs `work` in order after everything submitted before it, and returns once it is done (at once
@@ -152,11 +152,15 @@ final class ReloadLoop: Sendable {
   }
 
   /// Does the batches pending, on the submitter's thread (the store does not run, or no thread could
-  /// start), unless another thread is doing them; then the submitter waits as any other does.
+  /// start), unless another thread is doing them or the running store's thread will; then the
+  /// submitter waits as any other does.
   private func drainHere(_ me: ThreadIdentity) {
     while true {
       let batch = lock.withLock { state -> (PipelineWork, UInt64)? in
-        guard state.drainer == nil, !state.threadRuns, let work = state.pending else { return nil }
+        // While nobody holds the loop, a caller may do the work even when the thread still lingers:
+        // whoever takes a batch first does it (the `drainer` keeps them apart).
+        guard state.drainer == nil, state.holds == 0 || !state.threadRuns, let work = state.pending
+        else { return nil }
         state.pending = nil
         state.drainer = me
         return (work, state.submitted)
@@ -168,7 +172,7 @@ final class ReloadLoop: Sendable {
 
   /// Does one batch and lets its submitters go on.
   private func perform(_ work: PipelineWork, through: UInt64) {
-    performer.withLock { $0 }?(work)
+    lock.withLock { $0.perform }?(work)
     let resumed = lock.withLock { state in
       state.completed = through
       state.drainer = nil
