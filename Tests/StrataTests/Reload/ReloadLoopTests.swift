@@ -5,29 +5,6 @@ import Testing
 
 @testable import Strata
 
-/// A layer that gives a new value at each load: every reload makes a generation.
-private final class TickingLayer: Layer, Sendable {
-  let scope = Scope.vendor
-  let name = "ticking"
-  private let loads = Atomic<Int>(0)
-
-  func load(_ context: LoadContext) -> LayerContents {
-    let count = loads.add(1, ordering: .relaxed).newValue
-    let root = SettingValue(
-      .table(
-        SettingTable([
-          (
-            "tick",
-            SettingValue(
-              .table(SettingTable([("count", SettingValue(.integer(count), origin: .runtime))])),
-              origin: .runtime)
-          )
-        ])),
-      origin: .runtime)
-    return LayerContents(documents: [Document(path: name, root: root)])
-  }
-}
-
 /// Where user code runs: a store's events and observers run on the store's loop, whichever API
 /// started the generation.
 @Suite struct ReloadLoopTests {
@@ -47,7 +24,7 @@ private final class TickingLayer: Layer, Sendable {
     try await withTemporaryDirectory { dir in
       let file = dir + "/app.ini"
       try write("[app]\nvalue = one\n", to: file)
-      let store = SettingsStore(layers: [TickingLayer(), FileLayer(scope: .system, files: [file])])
+      let store = SettingsStore(layers: [CountingLayer(), FileLayer(scope: .system, files: [file])])
       let settings = WatchedSettings(store: store)
       let calls = Calls()
       store.observeEvents { calls.note($0) }
@@ -90,7 +67,7 @@ private final class TickingLayer: Layer, Sendable {
   }
 
   @Test func aSynchronousReloadFromTheStoresOwnObserverDoesNotWaitForItself() async throws {
-    let store = SettingsStore(layers: [TickingLayer()])
+    let store = SettingsStore(layers: [CountingLayer()])
     let nested = Mutex(false)
     store.observeEvents { event in
       guard case .reloaded = event else { return }
