@@ -73,12 +73,8 @@ extension SettingsStore {
     let (contents, declared, runtime, secretKeys) = state.withLock {
       ($0.contents, $0.registry.declared, $0.runtime, $0.registry.secretKeys)
     }
-    var fetched: [Int: LayerContents] = [:]
-    for (index, layer) in stack.layers.enumerated() where layer.loadsAsynchronously {
-      fetched[index] = contents[index]
-    }
     let loaded = StackLoader(layers: stack.layers, options: stack.options).load(
-      previous: contents, reloading: nil, fetched: fetched, declared: declared, cache: nil)
+      previous: contents, reloading: nil, declared: declared, cache: nil)
     var sources = loaded.sources
     var diagnostics = loaded.diagnostics
     if let replaced {

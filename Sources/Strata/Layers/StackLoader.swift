@@ -3,7 +3,9 @@
 ///
 /// Each layer is loaded when asked to, or when it has never loaded; a layer that reads lower layers
 /// (the environment) loads every time, given the documents below it and the declared keys; contents
-/// already fetched (an asynchronous layer) are taken as they are. The others keep their last contents.
+/// already fetched (an asynchronous layer) are taken as they are. The others keep their last contents:
+/// an asynchronous layer changes only to what it fetched (a reload of every layer does not empty it),
+/// and is loaded without waiting only when it never loaded.
 struct StackLoader {
   /// What a load produced.
   struct Result {
@@ -36,7 +38,9 @@ struct StackLoader {
       let readsLower = layer.readsLowerLayers
       if let ready = fetched[index] {
         result.contents[index] = ready
-      } else if reloading?.contains(index) ?? true || readsLower || result.contents[index] == nil {
+      } else if result.contents[index] == nil
+        || (!layer.loadsAsynchronously && (reloading?.contains(index) ?? true || readsLower))
+      {
         let context = LoadContext(
           options: options, declared: declared,
           lowerDocuments: readsLower ? result.sources.map(\.document) : [],
