@@ -72,7 +72,6 @@ EXCEPTIONS = {
     ("Groups/SettingBox.swift", "FieldShape"): "a box gives the schema its struct's fields",
     ("Coding/SettingCoding.swift", "SettingAttribute"): "a coding describes itself in the attributes",
     ("Store/SettingsStore+Diagnostics.swift", "SettingsSchema"): "unknown keys are found by the schema",
-    ("Watching/Hangup.swift", "SettingsStore"): "a hang-up reloads every store; it belongs in Store",
 }
 
 # The declaration (and its initialization), and the one helper that goes through it.

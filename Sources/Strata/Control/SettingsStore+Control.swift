@@ -51,14 +51,20 @@ extension SettingsStore {
     let chosen: String
     if let path { chosen = path } else { chosen = try defaultControlPath(environment: environment) }
     let overrides = RuntimeOverrides(clock: clock)
+    // The socket holds the store weakly: a store that is gone answers nothing.
     let handlers = ControlServer.Handlers(
       handle: { [weak self] request in
-        self?.answer(request, overrides: overrides) ?? .failure("the service's store is gone")
+        guard let self else { return .failure("the service's store is gone") }
+        return ControlAnswers(store: self, overrides: overrides).answer(request)
       },
       refused: { [weak self] message in self?.emit(.controlRefused(message)) },
-      tick: { [weak self] in self?.expire(overrides) },
+      tick: { [weak self] in
+        if let self { ControlAnswers(store: self, overrides: overrides).expire() }
+      },
       nextTick: { overrides.secondsToNextExpiry },
-      stopped: { [weak self] in self?.expire(overrides, all: true) })
+      stopped: { [weak self] in
+        if let self { ControlAnswers(store: self, overrides: overrides).expire(all: true) }
+      })
     return try ControlServer(path: chosen, mode: mode, handlers: handlers)
   }
 
@@ -80,86 +86,5 @@ extension SettingsStore {
         path: directory)
     }
     return joinPath(directory, ControlProtocol.socketName)
-  }
-
-  /// Answers one request, on the control socket's thread.
-  private func answer(_ request: ControlRequest, overrides: RuntimeOverrides) -> ControlResponse {
-    switch request.request {
-    case "status": return ControlResponse(ok: true, status: controlStatus(overrides: overrides))
-    case "plan": return plan(request)
-    case "set": return setOverride(request, overrides: overrides)
-    case "unset": return unsetOverride(request, overrides: overrides)
-    default:
-      return .failure("unknown request '\(request.request)'; expected status, plan, set or unset")
-    }
-  }
-
-  private func setOverride(_ request: ControlRequest, overrides: RuntimeOverrides) -> ControlResponse {
-    guard let key = request.key, let text = request.value, let seconds = request.seconds else {
-      return .failure("set needs a key, a value and seconds")
-    }
-    guard seconds > 0, seconds <= 366 * 86400 else {
-      return .failure("an override lasts more than 0 seconds and at most 366 days, not \(seconds)")
-    }
-    guard let box = state.withLock({ $0.registry[key]?.first }) else {
-      return .failure(unknownKeyMessage(key))
-    }
-    do throws(StrataError) {
-      try checkWritable(key)
-      guard let value = try box.checkedWrite(SettingValue(.string(text), origin: .runtime)) else {
-        return .failure("\(key) cannot be overridden with nothing; use unset")
-      }
-      let replaced = state.withLock { $0.runtime.value(at: key) }
-      let isSecret = box.traits.contains(.secret)
-      let override = RuntimeOverrides.Override(
-        value: value, shown: isSecret ? redactedText : ValueText.plain(value),
-        expiresAt: overrides.clock.seconds + seconds, replaced: replaced)
-      try setRuntimeValue(value, forKey: key)
-      overrides.record(key, override)
-      return ControlResponse(ok: true, override: overrides.standing.first { $0.key == key })
-    } catch {
-      return .failure(error.description)
-    }
-  }
-
-  private func unsetOverride(_ request: ControlRequest, overrides: RuntimeOverrides) -> ControlResponse {
-    guard let key = request.key else { return .failure("unset needs a key") }
-    guard let ended = overrides.remove(key) else {
-      let standing = overrides.standing.map(\.key)
-      return .failure(
-        "no override of \(key) is set"
-          + (standing.isEmpty ? "" : " (set: \(standing.joined(separator: ", ")))"))
-    }
-    restore(key, after: ended)
-    return ControlResponse(ok: true)
-  }
-
-  /// Ends the overrides whose time is up (every one, with `all`: the socket stops serving), each with an
-  /// event.
-  private func expire(_ overrides: RuntimeOverrides, all: Bool = false) {
-    for (key, ended) in overrides.takeExpired(all: all) {
-      restore(key, after: ended)
-      emit(.overrideExpired(key: key))
-    }
-  }
-
-  /// Puts back the runtime value an override replaced, unless the program wrote the key meanwhile.
-  private func restore(_ key: String, after ended: RuntimeOverrides.Override) {
-    let unchanged = state.withLock { state in
-      guard state.runtime.value(at: key) == ended.value else { return false }
-      if let replaced = ended.replaced {
-        state.runtime.set(replaced, at: key)
-      } else {
-        state.runtime.remove(at: key)
-      }
-      return true
-    }
-    if unchanged { rebuild(reloading: []) }
-  }
-
-  /// "unknown key 'x' (did you mean 'y'?)" against the declared keys.
-  func unknownKeyMessage(_ key: String) -> String {
-    let suggestion = Suggestions.closest(to: key, in: declaredKeys).map { " (did you mean '\($0)'?)" } ?? ""
-    return "unknown key '\(InputLimits.shortened(key))'\(suggestion): no setting of the service declares it"
   }
 }

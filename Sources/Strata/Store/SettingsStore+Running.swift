@@ -160,3 +160,18 @@ extension SettingsStore {
     state.withLock { $0.contents[index]?.paths ?? [] }
   }
 }
+
+extension SettingsStore {
+  /// Catches `SIGHUP` from now on, so that a reload request (`systemctl reload`, `kill -HUP`) that
+  /// arrives while the program is still starting — loading a large configuration, say — is queued
+  /// instead of ending the process (the default action of `SIGHUP`). The queued request is served
+  /// when ``run(reloadOnHangup:notifying:onReady:)`` starts with `reloadOnHangup: true`.
+  ///
+  /// Call it first thing in `main`, before creating stores. It installs a process-wide handler, once;
+  /// later calls do nothing. `run(reloadOnHangup: true)` installs the same handler if it was not.
+  /// - Returns: `false` when the handler could not be installed.
+  @discardableResult
+  public static func catchHangupSignals() -> Bool {
+    Hangup.readDescriptor() != nil
+  }
+}

@@ -59,7 +59,7 @@ extension SettingsStore {
       try setRuntimeValue(value, forKey: key)
       return
     }
-    guard try writeFile(value, forKey: key, path: path, isUnchanged: isUnchanged) else { return }
+    guard try writer.write(value, forKey: key, toFile: path, isUnchanged: isUnchanged) else { return }
     rebuild(reloading: layers(reading: path))
   }
 
@@ -77,23 +77,11 @@ extension SettingsStore {
     }
     let written = await onDedicatedThread {
       Result { () throws(StrataError) in
-        try self.writeFile(value, forKey: key, path: path, isUnchanged: { $0 == value })
+        try self.writer.write(value, forKey: key, toFile: path, isUnchanged: { $0 == value })
       }
     }
     guard try written.get() else { return }
     await runPipeline(.reload(layers(reading: path)))
-  }
-
-  /// Writes the file, holding the store's writer lock (and, inside it, the directory's).
-  /// - Returns: whether the file was written (not when it held the value already).
-  private func writeFile(
-    _ value: SettingValue?, forKey key: String, path: String, isUnchanged: @escaping (SettingValue?) -> Bool
-  ) throws(StrataError) -> Bool {
-    try writeLock.withLock { count throws(StrataError) in
-      count += 1
-      return try FileWriter.write(
-        value, forKey: key, toFile: path, options: stack.options, isUnchanged: isUnchanged)
-    }
   }
 
   /// The layers that read `path` (`nil`, all, when none is known to).

@@ -39,10 +39,10 @@ public final class SettingsStore: Sendable {
   /// The one loop every generation goes through: loaded, published and announced in order, on the
   /// loop's thread. Reads never touch it.
   let loop = ReloadLoop()
-  /// Serializes writes (read, edit, replace the file), so that concurrent writers never lose an update.
-  let writeLock = Locked(0)  // the count of writes
+  /// Writes the store's file, one write at a time.
+  let writer: StoreWriter
   /// Where writes go.
-  public let writeTarget: WriteTarget
+  public var writeTarget: WriteTarget { writer.target }
   /// The last good document of every file the store read.
   let cache = DocumentCache()
   /// Who hears the store's events.
@@ -105,7 +105,7 @@ public final class SettingsStore: Sendable {
     app: String? = nil
   ) {
     stack = LayerStack(layers: layers, options: options)
-    self.writeTarget = writeTarget
+    writer = StoreWriter(target: writeTarget, options: options)
     fallbackGroup = fallbackFor
     self.app = app
     state = Locked(State(contents: Array(repeating: nil, count: layers.count)))

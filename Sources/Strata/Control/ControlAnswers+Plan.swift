@@ -1,5 +1,5 @@
 /// The control socket's `plan`: what a candidate file would do to the running process, applied nowhere.
-extension SettingsStore {
+extension ControlAnswers {
   /// Plans `request.content` as the new text of one of the service's files: which running values
   /// would change, which would wait for a restart, which would be rejected (and why), which keys are
   /// unknown; or why the file as a whole would be refused.
@@ -9,7 +9,7 @@ extension SettingsStore {
     }
     // The documents of files: not the environment's, the command line's or the runtime values'.
     let files = Set(
-      snapshot.sources.filter { ![.environment, .commandLine, .runtime].contains($0.scope) }.map(
+      store.snapshot.sources.filter { ![.environment, .commandLine, .runtime].contains($0.scope) }.map(
         \.document.path))
     let target: String
     if files.contains(given) {
@@ -29,26 +29,27 @@ extension SettingsStore {
     var plan = ControlPlan(
       target: target, changes: [], pendingRestart: [], rejected: [], unknownKeys: [], errors: [])
     let bytes = Array(content.utf8)
-    guard let format = stack.options.formats.format(forPath: target) else {
-      return .failure(stack.options.formats.unknownType(target).description)
+    guard let format = store.stack.options.formats.format(forPath: target) else {
+      return .failure(store.stack.options.formats.unknownType(target).description)
     }
     let document: Document
     do throws(StrataError) {
-      if bytes.count > stack.options.maxFileSize {
+      if bytes.count > store.stack.options.maxFileSize {
         throw StrataError(
-          .fileTooLarge, "\(bytes.count) bytes, over the limit of \(stack.options.maxFileSize)", path: target)
+          .fileTooLarge, "\(bytes.count) bytes, over the limit of \(store.stack.options.maxFileSize)",
+          path: target)
       }
       document =
         isBlankDocument(bytes)
         ? Document(path: target, root: .emptyTable(origin: .file(path: target, line: 0, column: 0)))
-        : try format.parse(bytes, path: target, options: stack.options)
+        : try format.parse(bytes, path: target, options: store.stack.options)
     } catch {
       plan.errors = [ControlProblem(key: nil, error)]
       return ControlResponse(ok: true, plan: plan)
     }
-    let base = dryLoad(includingRuntime: true)
-    let candidate = dryLoad(includingRuntime: true, replacing: document)
-    for box in state.withLock({ $0.registry.declaredBoxes }) {
+    let base = store.dryLoad(includingRuntime: true)
+    let candidate = store.dryLoad(includingRuntime: true, replacing: document)
+    for box in store.declaredSettings {
       let before = box.resolvedWithoutApplying(in: base)
       let after = box.resolvedWithoutApplying(in: candidate)
       // What the candidate itself changes: a value or a rejection that differs from the files' now.
@@ -71,7 +72,7 @@ extension SettingsStore {
         plan.changes.append(change)
       }
     }
-    plan.unknownKeys = schema.unknownKeys(in: candidate, resolvePath: stack.options.resolvePath)
+    plan.unknownKeys = store.schema.unknownKeys(in: candidate, resolvePath: store.stack.options.resolvePath)
       .filter { $0.error.path == target }.map { ControlProblem(key: nil, $0.error) }
     return ControlResponse(ok: true, plan: plan)
   }

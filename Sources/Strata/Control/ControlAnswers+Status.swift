@@ -7,12 +7,13 @@ import StrataPlatform
 #endif
 
 /// What the control socket's `status` tells: the running values and everything that differs from them.
-extension SettingsStore {
+extension ControlAnswers {
   /// The live configuration: running values with origins, overrides, standing rejected edits, pending
   /// restarts, what differs from the files on disk now, and files that fail to load. Secrets redacted.
-  func controlStatus(overrides: RuntimeOverrides?) -> ControlStatus {
-    let (boxes, loadedAt) = state.withLock { ($0.registry.declaredBoxes, $0.publishedAt) }
-    let snapshot = self.snapshot
+  func status() -> ControlStatus {
+    let boxes = store.declaredSettings
+    let loadedAt = store.publishedAt
+    let snapshot = store.snapshot
     var settings: [ControlValue] = []
     if boxes.isEmpty {
       let shown = snapshot.redacting(snapshot.secretKeys)
@@ -22,7 +23,7 @@ extension SettingsStore {
     }
     var rejected: [ControlProblem] = []
     var differs: [ControlDifference] = []
-    let disk = dryLoad(includingRuntime: false)
+    let disk = store.dryLoad(includingRuntime: false)
     for box in boxes {
       let running = box.currentValue()
       let isSecret = box.traits.contains(.secret)
@@ -46,9 +47,9 @@ extension SettingsStore {
     let runningOrigins = Dictionary(
       settings.map { ($0.key, $0.origin) }, uniquingKeysWith: { first, _ in first })
     return ControlStatus(
-      app: app, pid: getpid(), generation: snapshot.generation, loadedAt: ISODateText.format(loadedAt),
-      settings: settings, overrides: overrides?.standing ?? [], rejected: rejected,
-      pendingRestarts: pendingRestarts.map {
+      app: store.app, pid: getpid(), generation: snapshot.generation, loadedAt: ISODateText.format(loadedAt),
+      settings: settings, overrides: overrides.standing, rejected: rejected,
+      pendingRestarts: store.pendingRestarts.map {
         ControlDifference(
           key: $0.key, running: $0.runningValue, runningOrigin: runningOrigins[$0.key] ?? "",
           other: $0.newValue, otherOrigin: $0.origin.description)
@@ -63,32 +64,5 @@ extension SettingsStore {
   func shown(_ value: SettingValue?, _ isSecret: Bool) -> String? {
     guard let value else { return nil }
     return isSecret ? redactedText : ValueText.plain(value)
-  }
-
-  /// The snapshot the layers give now, read from disk without publishing anything or touching the
-  /// store's caches (a file that fails is left out, with its error), optionally with the runtime layer
-  /// and with one file's document replaced (a plan's candidate). Layers that load asynchronously (a
-  /// remote store) keep their last contents.
-  func dryLoad(includingRuntime: Bool, replacing replaced: Document? = nil) -> Snapshot {
-    let (contents, declared, runtime, secretKeys) = state.withLock {
-      ($0.contents, $0.registry.declared, $0.runtime, $0.registry.secretKeys)
-    }
-    let loaded = StackLoader(layers: stack.layers, options: stack.options).load(
-      previous: contents, reloading: nil, declared: declared, cache: nil)
-    var sources = loaded.sources
-    var diagnostics = loaded.diagnostics
-    if let replaced {
-      sources = sources.map { source in
-        var source = source
-        if source.document.path == replaced.path { source.document = replaced }
-        return source
-      }
-      diagnostics.removeAll { $0.error.path == replaced.path && $0.severity == .error }
-    }
-    if includingRuntime, runtime.table?.isEmpty == false {
-      sources.append(Snapshot.Source(scope: .runtime, document: Document(path: "runtime", root: runtime)))
-    }
-    return Snapshot(
-      generation: snapshot.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys)
   }
 }
