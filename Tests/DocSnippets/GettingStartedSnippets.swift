@@ -37,10 +37,13 @@ enum GettingStarted {
 
   static func keepCurrent(_ store: SettingsStore, _ server: ServerSettings) async {
     // snippet: current
-    Task.detached { await store.run(reloadOnHangup: true) }  // watch until cancelled
-    Task { for await event in store.events { print(event) } }  // reloaded, failed(error), …
-    for await origins in server.$allowedOrigins.changes {  // typed: only when the value changes
-      print("allowed origins: \(origins)")
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run(reloadOnHangup: true) }  // watch until cancelled
+      group.addTask { for await event in store.events { print(event) } }  // reloaded, failed(error), …
+      for await origins in server.$allowedOrigins.changes {  // typed: only when the value changes
+        print("allowed origins: \(origins)")
+      }
+      group.cancelAll()  // the values end with store.shutdown(); then so do the watch and the events
     }
     // snippet: end
   }

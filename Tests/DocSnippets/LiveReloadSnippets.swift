@@ -10,10 +10,13 @@ enum LiveReload {
     // snippet: run
     let store = SettingsStore(app: "demo")
     let server = ServerSettings(store: store)
-    Task.detached { await store.run(reloadOnHangup: true) }  // watch until cancelled
-    Task { for await event in store.events { print(event) } }  // reloaded, failed(error), …
-    for await port in server.$port.values {  // the current value, then each change
-      print("port \(port)")
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run(reloadOnHangup: true) }  // watch until cancelled
+      group.addTask { for await event in store.events { print(event) } }  // reloaded, failed(error), …
+      for await port in server.$port.values {  // the current value, then each change
+        print("port \(port)")
+      }
+      group.cancelAll()  // the values end with store.shutdown(); then so do the watch and the events
     }
     // snippet: end
   }
@@ -24,22 +27,38 @@ enum LiveReload {
     // snippet: end
   }
 
-  static func main() throws {
+  /// The program's own work.
+  static func serve(_ server: ServerSettings) async {
+    print(server.port)
+  }
+
+  static func serve(_ store: SettingsStore) async {
+    print(store.generation)
+  }
+
+  static func main() async throws {
     // snippet: hangup
     SettingsStore.catchHangupSignals()  // first thing in main
     let store = SettingsStore(app: "demo")
     let server = ServerSettings(store: store)  // every group first,
     try store.requireAll()  // then the required settings, all at once
-    Task.detached { await store.run(reloadOnHangup: true) }
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run(reloadOnHangup: true) }
+      await serve(server)  // the program's work; when it ends, so does the watch
+      group.cancelAll()
+    }
     // snippet: end
-    print(server.port)
   }
 
-  static func requests(_ store: SettingsStore) {
+  static func requests(_ store: SettingsStore) async {
     // snippet: requests
     let (requests, request) = AsyncStream<Void>.makeStream()
-    Task { await store.run(reloadRequests: requests) }
-    request.yield()  // reload now
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run(reloadRequests: requests) }
+      request.yield()  // read every layer again
+      await serve(store)  // the program's work; when it ends, so does the run
+      group.cancelAll()
+    }
     // snippet: end
   }
 }

@@ -6,20 +6,28 @@ enum Operating {
     @Setting var level = "info"
   }
 
-  static func main() throws {
+  /// The program's own work.
+  static func serve(_ log: LogSettings) async {
+    print(log.level)
+  }
+
+  static func main() async throws {
     // snippet: serve
     let store = SettingsStore(app: "demo")
     let log = LogSettings(store: store)  // every group first,
     try store.requireAll()  // then the required settings
-    Task.detached { await store.run(reloadOnHangup: true) }
-    Task.detached {
-      do {
-        try await store.serveControl()  // $RUNTIME_DIRECTORY/control.sock until cancelled
-      } catch {
-        print("no control socket: \(error)")  // no runtime directory, another instance serves, …
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run(reloadOnHangup: true) }
+      group.addTask {
+        do {
+          try await store.serveControl()  // $RUNTIME_DIRECTORY/control.sock until cancelled
+        } catch {
+          print("no control socket: \(error)")  // no runtime directory, another instance serves, …
+        }
       }
+      await serve(log)  // the program's work; when it ends, the watch and the socket end
+      group.cancelAll()
     }
     // snippet: end
-    print(log.level)
   }
 }
