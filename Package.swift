@@ -31,7 +31,9 @@ let package = Package(
   targets: [
     // The one platform layer: the C library import chain and the calls spelled differently per system.
     // Not a product: Strata imports it internally (Locked's inlinable read path publicly, see there).
-    .target(name: "StrataPlatform", swiftSettings: swiftSettings),
+    .target(name: "StrataPlatform", dependencies: ["CStrataSignals"], swiftSettings: swiftSettings),
+    // The one signal handler, in C: it reads its descriptor from a C atomic, never from Swift state.
+    .target(name: "CStrataSignals"),
     .target(name: "Strata", dependencies: ["StrataPlatform"], swiftSettings: swiftSettings),
     // The conformance kit for sources: no test framework, failures are values.
     .target(name: "StrataTesting", dependencies: ["Strata"], swiftSettings: swiftSettings),

@@ -1,3 +1,5 @@
+import CStrataSignals
+
 /// Process-wide signal handling, with the one field of `struct sigaction` that every C library names
 /// differently.
 public enum SignalHandler {
@@ -41,5 +43,14 @@ public enum SignalHandler {
     sigemptyset(&set)
     sigaddset(&set, signal)
     _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+  }
+
+  /// Installs, for `signal`, a handler that writes one byte to `fd` (the write end of a non-blocking
+  /// pipe that a thread polls): the handler is C code that reads `fd` from a C atomic and calls only
+  /// `write`, so it is async-signal-safe. One such descriptor serves every signal installed this way.
+  /// - Returns: `false` when `sigaction` failed.
+  public static func installWakingPipe(_ signal: CInt, writingTo fd: CInt) -> Bool {
+    strata_signal_wake_set(fd)
+    return install(signal, strata_signal_wake_handler)
   }
 }

@@ -4,25 +4,23 @@ import StrataPlatform
 /// only do async-signal-safe things, such as one `write`). A hangup that arrives before any watcher
 /// polls the pipe stays in it, queued, and is served when one starts.
 enum Hangup {
-  /// The pipe: the handler writes to `[1]`; watchers poll `[0]`.
-  // nonisolated(unsafe): written once, in `installed`'s initializer (which Swift runs once, under its
-  // own lock), before the handler that reads it is installed; only read afterwards.
-  nonisolated(unsafe) static var pipeFDs: [Int32] = [-1, -1]
-  private static let installed: Bool = {
-    guard let fds = nonBlockingPipe() else { return false }
-    pipeFDs = [fds.read, fds.write]
+  /// The pipe's read end, once the handler is installed; `nil` when the pipe or the handler could not
+  /// be made. The handler (C code, see ``SignalHandler/installWakingPipe(_:writingTo:)``) writes to the
+  /// other end and reads no Swift state.
+  private static let readEnd: Int32? = {
+    guard let fds = nonBlockingPipe() else { return nil }
     // The handler also unblocks the signal: a parent may have blocked it (it is inherited through exec).
-    return SignalHandler.install(SIGHUP) { _ in
-      let saved = errno
-      var byte: UInt8 = 1
-      _ = write(Hangup.pipeFDs[1], &byte, 1)
-      errno = saved
+    guard SignalHandler.installWakingPipe(SIGHUP, writingTo: fds.write) else {
+      close(fds.read)
+      close(fds.write)
+      return nil
     }
+    return fds.read
   }()
 
   /// Installs the handler once; returns the descriptor to poll, or `nil`.
   static func readDescriptor() -> Int32? {
-    installed ? pipeFDs[0] : nil
+    readEnd
   }
 }
 
