@@ -244,7 +244,8 @@ func pace(until condition: () -> Bool, within seconds: Int = 30) -> Bool {
       let running = Task { await store.run(onReady: { ready.store(1) }) }
       defer { running.cancel() }
       try #require(
-        await Deadline(.seconds(60)).wait { ready.load() == 1 }, "the store's run loop did not become ready")
+        await Deadline(.seconds(shortestWaitDeadline)).wait { ready.load() == 1 },
+        "the store's run loop did not become ready")
 
       // Subscribed before anything changes: each sees every generation from here on.
       let logs = (0..<Self.subscriberCount).map { _ in SubscriberLog() }
@@ -351,7 +352,7 @@ func pace(until condition: () -> Bool, within seconds: Int = 30) -> Bool {
         "order.runtime2": Self.runtimeWrites, "order.written": Self.fileWrites, "order.file": Self.fileEdits,
         "order.remote": Self.remoteBumps, "order.checked": Self.checkedRounds,
       ]
-      let settled = await Deadline(.seconds(60)).wait {
+      let settled = await Deadline(.seconds(shortestWaitDeadline)).wait {
         records.allSatisfy { $0.value == final[$0.key] }
           && logs.allSatisfy { log in records.allSatisfy { log.latest($0.key) == final[$0.key] } }
       }
@@ -363,7 +364,7 @@ func pace(until condition: () -> Bool, within seconds: Int = 30) -> Bool {
       }
       #expect(settled, "values: \(records.map { "\($0.key) = \($0.value)" }); streams: \(behind)")
       // The last write fixed the checked setting: no problem may stand, least of all an older one.
-      let clean = await Deadline(.seconds(10)).wait { store.diagnostics.isEmpty }
+      let clean = await Deadline(.seconds(shortestWaitDeadline)).wait { store.diagnostics.isEmpty }
       #expect(clean, "standing after the last fix: \(store.diagnostics.map(\.description))")
       #expect(store.generation > firstGeneration)
 

@@ -4,9 +4,16 @@ import Testing
 
 @testable import Strata
 
-/// Polls `body` until it returns true or the deadline passes.
+/// The shortest deadline of a wait, in seconds. A wait's deadline only catches a test that hangs: the
+/// suite runs about 900 tests at once in one process, so a condition that holds within milliseconds
+/// alone can wait a minute or more for a thread while two builds load the machine beside it (each of its
+/// steps queues behind every other test's work). A wait that passes never takes longer for it.
+let shortestWaitDeadline: Double = 300
+
+/// Polls `body` until it returns true or the deadline (`seconds`, at least ``shortestWaitDeadline``)
+/// passes.
 func waitUntil(within seconds: Double = 10, _ body: () async throws -> Bool) async rethrows -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
+  let deadline = Date().addingTimeInterval(max(seconds, shortestWaitDeadline))
   while Date() < deadline {
     if try await body() { return true }
     try? await Task.sleep(for: .milliseconds(20))
