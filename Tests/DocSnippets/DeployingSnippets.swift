@@ -6,16 +6,24 @@ enum Deploying {
     @Setting var port = 8080
   }
 
-  static func main() throws {
+  /// The program's own work.
+  static func serve(_ server: ServerSettings, _ database: DatabaseSettings) async {
+    print(server.port, database.poolSize)
+  }
+
+  static func main() async throws {
     // snippet: main
     SettingsStore.catchHangupSignals()  // first: a SIGHUP from now on is queued, never fatal
     let store = SettingsStore(app: "demo")
     let server = ServerSettings(store: store)  // every group of the program,
     let database = DatabaseSettings(store: store)
     try store.requireAll()  // then stop at once, listing every missing required setting
-    Task { await store.run(reloadOnHangup: true, notifying: SystemdNotifier()) }
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run(reloadOnHangup: true, notifying: SystemdNotifier()) }
+      await serve(server, database)  // the program's work; when it ends, so does the watch
+      group.cancelAll()
+    }
     // snippet: end
-    print(server.port, database.poolSize)
   }
 
   static func kubernetes() -> SettingsStore {
