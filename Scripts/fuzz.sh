@@ -6,7 +6,8 @@
 #   SECONDS  how long each target runs (default 60)
 #
 # Builds one binary (.build-fuzz/strata-fuzz: every library source plus Fuzz/*.swift, compiled once with
-# -sanitize=fuzzer,address, over the platform layer Sources/StrataPlatform built as a module of its own), writes seeds from the tests, the samples and ../shared/conformance, then runs
+# -sanitize=fuzzer,address, over the platform layer Sources/StrataPlatform built as a module of its own,
+# with its C signal handler), writes seeds from the tests, the samples and ../shared/conformance, then runs
 # each target in turn. Corpora grow in .build-fuzz/corpus/TARGET across runs. Exits non-zero when any
 # target crashes, hangs (10 s on one input) or runs out of memory (2 GiB); the reproducer's path is
 # printed. Reproduce with: STRATA_FUZZ_TARGET=TARGET .build-fuzz/strata-fuzz PATH
@@ -48,17 +49,22 @@ mkdir -p "$scratch/corpus" "$scratch/artifacts" "$scratch/logs"
 sources=$(find Sources/Strata Fuzz -name '*.swift' | sort)
 platform_sources=$(find Sources/StrataPlatform -name '*.swift' | sort)
 platform=$scratch/platform
-if [ ! -x "$binary" ] || [ -n "$(find Sources/Strata Sources/StrataPlatform Fuzz -name '*.swift' -newer "$binary")" ]; then
+# The platform layer's C part (the signal handler), compiled into the same static library.
+signals=Sources/CStrataSignals
+if [ ! -x "$binary" ] || [ -n "$(find Sources/Strata Sources/StrataPlatform "$signals" Fuzz -type f -newer "$binary")" ]; then
   echo "== fuzz: building $binary"
   start=$SECONDS
   mkdir -p "$platform"
+  rm -f "$platform/libStrataPlatform.a"
+  clang -fsanitize=address -O2 -g -fPIC -I "$signals/include" -c "$signals/SignalWake.c" -o "$platform/SignalWake.o"
   # shellcheck disable=SC2086
   swiftc -sanitize=address -parse-as-library -module-name StrataPlatform -package-name Strata -swift-version 6 -O -wmo -g \
-    -emit-library -static -emit-module -emit-module-path "$platform/StrataPlatform.swiftmodule" \
+    -I "$signals/include" -emit-library -static -emit-module -emit-module-path "$platform/StrataPlatform.swiftmodule" \
     $platform_sources -o "$platform/libStrataPlatform.a"
+  ar rs "$platform/libStrataPlatform.a" "$platform/SignalWake.o"
   # shellcheck disable=SC2086
   swiftc -sanitize=fuzzer,address -parse-as-library -module-name StrataFuzz -package-name Strata -swift-version 6 -O -wmo -g \
-    -use-ld=lld -I "$platform" -L "$platform" -lStrataPlatform $sources -o "$binary.tmp"
+    -use-ld=lld -I "$platform" -I "$signals/include" -L "$platform" -lStrataPlatform $sources -o "$binary.tmp"
   mv "$binary.tmp" "$binary"
   echo "== fuzz: built in $((SECONDS - start)) s"
 fi
