@@ -3,9 +3,9 @@
 ///
 /// Each layer is loaded when asked to, or when it has never loaded; a layer that reads lower layers
 /// (the environment) loads every time, given the documents below it and the declared keys; contents
-/// already fetched (an asynchronous layer) are taken as they are. The others keep their last contents:
-/// an asynchronous layer changes only to what it fetched (a reload of every layer does not empty it),
-/// and is loaded without waiting only when it never loaded.
+/// already fetched (an asynchronous layer) are taken as they are. The others keep their last contents.
+/// An asynchronous layer loaded without waiting gives its last good contents or nothing; nothing keeps
+/// what it fetched (a reload of every layer does not empty it).
 struct StackLoader {
   /// What a load produced.
   struct Result {
@@ -38,14 +38,18 @@ struct StackLoader {
       let readsLower = layer.readsLowerLayers
       if let ready = fetched[index] {
         result.contents[index] = ready
-      } else if result.contents[index] == nil
-        || (!layer.loadsAsynchronously && (reloading?.contains(index) ?? true || readsLower))
-      {
+      } else if reloading?.contains(index) ?? true || readsLower || result.contents[index] == nil {
         let context = LoadContext(
           options: options, declared: declared,
           lowerDocuments: readsLower ? result.sources.map(\.document) : [],
           cache: cache)
-        result.contents[index] = layer.load(context)
+        let loaded = layer.load(context)
+        // Without waiting, an asynchronous layer gives its last good contents, or nothing: nothing
+        // keeps what it fetched.
+        let hasNothing = loaded.documents.isEmpty && loaded.diagnostics.isEmpty
+        if !(layer.loadsAsynchronously && hasNothing && result.contents[index] != nil) {
+          result.contents[index] = loaded
+        }
       }
       let contents = result.contents[index]!
       result.diagnostics += contents.diagnostics
