@@ -91,7 +91,17 @@ final class Listener {
         let flags = Int32(MSG_NOSIGNAL)
       #endif
       let bytes = response.bytes
-      _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, flags) }
+      var sent = 0
+      while sent < bytes.count {
+        let count = bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, flags) }
+        if count > 0 {
+          sent += count
+        } else if count < 0 && errno == EINTR {
+          continue
+        } else {
+          break
+        }
+      }
       close(client)
     }
   }
@@ -101,7 +111,7 @@ final class Listener {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var headerEnd: Int?
     while headerEnd == nil {
-      let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+      let count = receive(client, into: &buffer)
       if count <= 0 || data.count > 64 * 1024 { return nil }
       data += buffer[0..<count]
       headerEnd = data.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound
@@ -122,11 +132,20 @@ final class Listener {
     // Read at most one byte past the limit the handler will check, so huge bodies are not buffered.
     let wanted = min(length, 16 * 1024 * 1024)
     while body.count < wanted {
-      let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+      let count = receive(client, into: &buffer)
       if count <= 0 { break }
       body += buffer[0..<count]
     }
     return Request(method: String(start[0]), path: String(start[1]), headers: headers, body: body)
+  }
+
+  /// One `recv`, again when a signal interrupted it: a socket with a receive timeout is not restarted
+  /// after a handler runs, and this process catches `SIGHUP`.
+  private func receive(_ client: Int32, into buffer: inout [UInt8]) -> Int {
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+      if count >= 0 || errno != EINTR { return count }
+    }
   }
 }
 
