@@ -5,7 +5,7 @@ let package = Package(
   name: "hello",
   platforms: [.macOS(.v15)],  // Strata needs macOS 15 or later (Linux has no minimum)
   dependencies: [
-    .package(url: "../Strata", .upToNextMinor(from: "0.1.0"))  // your clone of Strata, beside this package
+    .package(path: "../Strata")  // your clone of Strata, beside this package
   ],
   targets: [
     .executableTarget(name: "hello", dependencies: [.product(name: "Strata", package: "Strata")])

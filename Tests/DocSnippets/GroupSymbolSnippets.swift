@@ -34,6 +34,15 @@ enum GroupSymbols {
     for await port in server.$port.changes { print("now \(port)") }
     // snippet: end
   }
+
+  static func groupChanges(_ server: ServerSettings) async {
+    // snippet: GroupChanges
+    for await changed in server.changes {
+      let (host, port) = server.withConsistentSnapshot { ($0.host, $0.port) }
+      print("\(changed.joined(separator: ", ")) changed: now \(host):\(port)")
+    }
+    // snippet: end
+  }
 }
 
 // snippet: SettingTraits

@@ -30,10 +30,10 @@ enum ReadingAndWriting {
     return [acme, globex]
   }
 
-  static func inMemory() -> ServerSettings {
+  static func inMemory() throws -> ServerSettings {
     // snippet: in-memory
     let server = ServerSettings.inMemory()  // code defaults only: no file, no environment
-    server.port = 9000  // kept in memory
+    try server.$port.set(9000)  // kept in memory
     // snippet: end
     return server
   }

@@ -22,13 +22,13 @@ import Testing
   @Test func tenantGroupsBindUnderTheirOwnSections() throws {
     let store = SettingsStore.inMemory()
     let tenants = ReadingAndWriting.tenants(store)
-    tenants[0].quota = 5
+    try tenants[0].$quota.set(5)
     #expect(tenants.map(\.quota) == [5, 100])
     #expect(tenants.map(\.$quota.key) == ["tenants.acme.quota", "tenants.globex.quota"])
   }
 
-  @Test func anInMemoryGroupKeepsItsWritesAndReadsConsistently() {
-    let server = ReadingAndWriting.inMemory()
+  @Test func anInMemoryGroupKeepsItsWritesAndReadsConsistently() throws {
+    let server = try ReadingAndWriting.inMemory()
     #expect(server.port == 9000)
     #expect(ReadingAndWriting.consistent(server) == "127.0.0.1:9000")
   }

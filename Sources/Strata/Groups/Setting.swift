@@ -14,8 +14,9 @@ public import Synchronization
 ///
 /// Reading the property returns the value for the store's current generation, decoded once and cached.
 /// A setting declared without a default (`@Setting var databaseURL: URL`) is required: see
-/// ``SettingsStore/requireAll()``. Assigning writes it to the store (see ``SettingsGroup``). `$name` is the setting's
-/// ``SettingRecord``. Used outside a `SettingsGroup`, `@Setting` does not compile.
+/// ``SettingsStore/requireAll()``. The property is read-only: `$name` is the setting's ``SettingRecord``,
+/// whose `set(_:)` writes it (`try await server.$port.set(9000)`). Used outside a `SettingsGroup`,
+/// `@Setting` does not compile.
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
   @usableFromInline let box: SettingBox<Value>
@@ -163,48 +164,34 @@ public struct Setting<Value: Sendable>: Sendable {
 
   /// Not available: `@Setting` works only on properties of a ``SettingsGroup`` subclass.
   @available(*, unavailable, message: "@Setting can only be used on properties of a SettingsGroup subclass")
-  public var wrappedValue: Value {
-    get { fatalError("unavailable") }
-    // swift-format-ignore
-    set { fatalError("unavailable") }
-  }
+  public var wrappedValue: Value { fatalError("unavailable") }
 
   /// The setting's record: value, origin, shadowed values, streams, traits and attributes.
   public var projectedValue: SettingRecord<Value> { SettingRecord(box: box) }
 
-  /// Reads and writes the setting through its group (the enclosing-instance form of a property wrapper).
-  ///
-  /// Reading `server.port` gives the running value. Assigning `server.port = 9000` writes it to the
-  /// store's ``SettingsStore/writeTarget`` as ``SettingRecord/set(_:)`` does, for code that does not
-  /// handle a refusal at the call site (a test, a preview, a toggle): a read-only setting, a value that
-  /// fails validation or a write that fails keeps the running value and is reported in
-  /// ``SettingsStore/diagnostics``. Use `try server.$port.set(9000)` to handle the error, and
-  /// ``SettingsStore/setValue(_:forKey:)-9nske`` for a key known only at run time.
+  /// Reads the setting through its group (the enclosing-instance form of a property wrapper):
+  /// `server.port` gives the running value. There is no setter: a write names itself,
+  /// `try await server.$port.set(9000)`.
   @inlinable
   public static subscript<Group: SettingsGroup>(
     _enclosingInstance group: Group,
-    wrapped wrappedKeyPath: ReferenceWritableKeyPath<Group, Value>,
+    wrapped wrappedKeyPath: KeyPath<Group, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Group, Setting<Value>>
   ) -> Value {
-    get {
-      // Nothing here changes a reference count that other readers share: the box is borrowed through
-      // an unretained reference (the group holds it strongly, and the caller holds the group), and the
-      // registrar is told of the key path the box keeps, borrowed too. `wrappedKeyPath` is not used:
-      // the compiler then drops it, where using it would materialize and retain it on every read.
-      group[keyPath: storageKeyPath].unretainedBox._withUnsafeGuaranteedRef { box in
-        if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
-          // The key path `observe` made for this box and this `Group` (the class declaring the setting).
-          Unmanaged<KeyPath<Group, ObjectIdentifier>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
-            group.registrar.access(group, keyPath: $0)
-          }
-        } else {
-          observe(box, in: group)
+    // Nothing here changes a reference count that other readers share: the box is borrowed through
+    // an unretained reference (the group holds it strongly, and the caller holds the group), and the
+    // registrar is told of the key path the box keeps, borrowed too. `wrappedKeyPath` is not used:
+    // the compiler then drops it, where using it would materialize and retain it on every read.
+    group[keyPath: storageKeyPath].unretainedBox._withUnsafeGuaranteedRef { box in
+      if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
+        // The key path `observe` made for this box and this `Group` (the class declaring the setting).
+        Unmanaged<KeyPath<Group, ObjectIdentifier>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
+          group.registrar.access(group, keyPath: $0)
         }
-        return box.read()
+      } else {
+        observe(box, in: group)
       }
-    }
-    set {
-      group[keyPath: storageKeyPath].box.assign(newValue)
+      return box.read()
     }
   }
 }

@@ -153,17 +153,6 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     )
   }
 
-  /// An assignment through the property: a write that cannot throw, so a failure is reported to the
-  /// store's diagnostics instead.
-  @usableFromInline
-  func assign(_ newValue: Value) {
-    do {
-      try SettingRecord(box: self).set(newValue)
-    } catch {
-      store?.report(error, forKey: key)
-    }
-  }
-
   func currentText() -> (text: String, origin: Origin) {
     let value = readIfPresent()
     let origin = readState { $0.origin }

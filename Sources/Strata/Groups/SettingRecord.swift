@@ -85,11 +85,11 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   /// Writes a value to the store's ``SettingsStore/writeTarget`` and publishes it; returns once it is
   /// published and announced.
   ///
-  /// Use it to write a setting the code declares when the caller handles a refusal:
-  /// `try server.$port.set(9000)`. Assigning the property (`server.port = 9000`) writes the same way but
-  /// cannot throw: a refused or failed write keeps the running value and is reported in
-  /// ``SettingsStore/diagnostics``. For a key known only at run time, use
-  /// ``SettingsStore/setValue(_:forKey:)-9nske``, which also has an `async` form for async code.
+  /// The one way to write a setting the code declares: `try server.$port.set(9000)` (the property
+  /// itself is read-only, so that no assignment writes a file unseen). This form blocks its thread
+  /// while another process writes in the same directory (up to 10 s) and while the file is synced; async
+  /// code gets the `async` form, which does not. For a key known only at run time, use
+  /// ``SettingsStore/setValue(_:forKey:)-9nske``.
   ///
   /// A value the write target holds already writes nothing (compared by type: `"8080"` in an INI file
   /// is 8080); a value only a higher layer (the command line) supplies is written, so that it stays
@@ -101,6 +101,29 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   ///   written; then nothing changed, on disk or in memory.
   public func set(_ newValue: Value) throws(StrataError) {
     guard let store = box.store else { return }
+    let (encoded, isUnchanged) = try checkedWrite(newValue)
+    try store.write(encoded, forKey: key, isUnchanged: isUnchanged)
+  }
+
+  /// Writes a value as the synchronous form does, without blocking a thread of the cooperative pool:
+  /// the file is written on a thread of its own, and the call suspends while it waits for the
+  /// directory's lock (another process writing), the disk or the store's reload loop. Returns once the
+  /// value is published and announced; async code calls this form (`try await server.$port.set(9000)`).
+  /// - Parameter newValue: the value to write.
+  /// - Throws: ``StrataError`` when the setting is read-only, the value fails validation, or cannot be
+  ///   written; then nothing changed, on disk or in memory.
+  public func set(_ newValue: Value) async throws(StrataError) {
+    guard let store = box.store else { return }
+    let (encoded, isUnchanged) = try checkedWrite(newValue)
+    try await store.write(encoded, forKey: key, isUnchanged: isUnchanged)
+  }
+
+  /// `newValue` encoded, once the setting accepts it (not read-only, valid), with what counts as the
+  /// write target holding it already: the same value by type (`"8080"` in an INI file is 8080). The
+  /// target's own value, not the running one: a value only the command line supplies is written.
+  private func checkedWrite(
+    _ newValue: Value
+  ) throws(StrataError) -> (SettingValue?, @Sendable (SettingValue?) -> Bool) {
     if box.traits.contains(.readOnly) {
       throw StrataError(.invalidValue, "\(key) is read-only")
     }
@@ -109,14 +132,15 @@ public struct SettingRecord<Value: Sendable>: Sendable {
       throw StrataError(.invalidValue, "invalid value \(shown) for \(key): \(validation.summary)")
     }
     let encoded = try box.encode(newValue)
-    // The value the write target holds already (by type: "8080" in an INI file is 8080): nothing to
-    // write. The target's own value, not the running one: a value the command line supplies is written.
     let box = self.box
     let key = self.key
-    try store.write(encoded, forKey: key) { own in
-      guard let own, let encoded else { return own == nil && encoded == nil }
-      return own == encoded || (try? box.decode(own, key)).flatMap { try? box.encode($0) } == encoded
-    }
+    return (
+      encoded,
+      { own in
+        guard let own, let encoded else { return own == nil && encoded == nil }
+        return own == encoded || (try? box.decode(own, key)).flatMap { try? box.encode($0) } == encoded
+      }
+    )
   }
 
   /// Removes the setting from the writable layer, so the lower layers' value (or the default) applies.
@@ -124,6 +148,14 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     guard let store = box.store else { return }
     if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
     try store.write(nil, forKey: key)
+  }
+
+  /// Removes the setting from the writable layer as the synchronous form does, without blocking a
+  /// thread of the cooperative pool, as the `async` form of `set(_:)` does.
+  public func reset() async throws(StrataError) {
+    guard let store = box.store else { return }
+    if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
+    try await store.write(nil, forKey: key)
   }
 }
 

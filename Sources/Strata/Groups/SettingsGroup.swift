@@ -86,6 +86,7 @@ open class SettingsGroup: @unchecked Sendable, Observable {
     }
     if isRegistered { store.unregister(settings.map(\.box)) }
     for (_, box) in settings { box.finish() }
+    store.eventHub.finish(owner: ObjectIdentifier(self))
   }
 
   /// The settings of this group (not of its nested groups), in declaration order.
@@ -131,6 +132,48 @@ open class SettingsGroup: @unchecked Sendable, Observable {
   /// Every setting of this group and its nested groups, as type-erased records.
   public var allSettings: [AnySettingRecord] {
     settings.map { AnySettingRecord(box: $0.box) } + groups.flatMap(\.group.allSettings)
+  }
+
+  /// Every later generation that changed any setting of this group or of its nested groups, once
+  /// each: the full keys of the settings whose values it changed, in declaration order. A rejected edit
+  /// (the running value kept), a change that waits for a restart, or a value that moved to another
+  /// file unchanged is not a change. It ends at the store's
+  /// ``SettingsStore/shutdown()`` or when the group is released.
+  ///
+  /// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#GroupChanges -->
+  /// ```swift
+  /// for await changed in server.changes {
+  ///   let (host, port) = server.withConsistentSnapshot { ($0.host, $0.port) }
+  ///   print("\(changed.joined(separator: ", ")) changed: now \(host):\(port)")
+  /// }
+  /// ```
+  public var changes: AsyncStream<[String]> {
+    // Each setting with the keys a `reloaded` event names when it changes (its own, its old ones, and
+    // for a struct its fields', a leaf key under it), and its value as this subscription last saw it:
+    // an event names keys whose value or origin changed, the stream only settings whose value did.
+    let settings = allSettings.map { record in (record.box, [record.key] + record.aliases) }
+    let seen = Locked(settings.map { $0.0.currentValue().value })
+    return store.eventHub.subscribe(owner: ObjectIdentifier(self)) { event -> [String]? in
+      guard case .reloaded(_, let changedKeys, _) = event else { return nil }
+      let named = Set(changedKeys)
+      func touched(_ name: String) -> Bool {
+        named.contains(name)
+          || changedKeys.contains {
+            $0.hasPrefix(name) && $0.utf8.dropFirst(name.utf8.count).first == UInt8(ascii: ".")
+          }
+      }
+      let changed = seen.withLock { seen in
+        settings.indices.compactMap { index -> String? in
+          let (box, names) = settings[index]
+          guard names.contains(where: touched) else { return nil }
+          let now = box.currentValue().value
+          guard now != seen[index] else { return nil }
+          seen[index] = now
+          return box.key
+        }
+      }
+      return changed.isEmpty ? nil : changed
+    }
   }
 
   /// The settings that have all of `traits`.

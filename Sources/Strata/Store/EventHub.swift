@@ -4,7 +4,8 @@
 /// store's loop; subscribing and ending subscriptions may happen on any thread.
 final class EventHub: Sendable {
   private struct State {
-    var continuations: [Int: AsyncStream<StoreEvent>.Continuation] = [:]
+    /// The subscriptions: what each does with an event, and how it ends.
+    var continuations: [Int: Subscriber] = [:]
     var nextContinuation = 0
     /// Who hears every event synchronously.
     var observers: [@Sendable (StoreEvent) -> Void] = []
@@ -14,22 +15,51 @@ final class EventHub: Sendable {
     var announcedFailures: Set<FailureMark> = []
   }
 
+  /// One subscription: what it makes of an event (to yield, or `nil`), and how it ends.
+  private struct Subscriber: Sendable {
+    let receive: @Sendable (StoreEvent) -> Void
+    let finish: @Sendable () -> Void
+    /// Whose subscription it is, when it ends with its owner (a group's ``SettingsGroup/changes``).
+    let owner: ObjectIdentifier?
+  }
+
   private let state = Locked(State())
 
   /// A new subscription, which begins with a `diagnosed` event for each of `standing`.
   func subscribe(standing: [Diagnostic]) -> AsyncStream<StoreEvent> {
     let (stream, continuation) = AsyncStream<StoreEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    add(continuation, receiving: { $0 }, standing: standing)
+    for diagnostic in standing { continuation.yield(.diagnosed(diagnostic)) }
+    return stream
+  }
+
+  /// A new subscription to what `transform` makes of each event from now on (an event it makes `nil`
+  /// of is skipped), which ends at ``finish()``, or at ``finish(owner:)`` of `owner`.
+  func subscribe<Element: Sendable>(
+    owner: ObjectIdentifier, _ transform: @escaping @Sendable (StoreEvent) -> Element?
+  ) -> AsyncStream<Element> {
+    let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    add(continuation, receiving: transform, standing: [], owner: owner)
+    return stream
+  }
+
+  private func add<Element: Sendable>(
+    _ continuation: AsyncStream<Element>.Continuation,
+    receiving transform: @escaping @Sendable (StoreEvent) -> Element?, standing: [Diagnostic],
+    owner: ObjectIdentifier? = nil
+  ) {
+    let subscriber = Subscriber(
+      receive: { event in transform(event).map { _ = continuation.yield($0) } },
+      finish: { continuation.finish() }, owner: owner)
     let id = state.withLock { state in
       defer { state.nextContinuation += 1 }
-      state.continuations[state.nextContinuation] = continuation
+      state.continuations[state.nextContinuation] = subscriber
       state.reported.formUnion(standing)
       return state.nextContinuation
     }
     continuation.onTermination = { [weak self] _ in
       _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
     }
-    for diagnostic in standing { continuation.yield(.diagnosed(diagnostic)) }
-    return stream
   }
 
   /// Calls `body` with every event from now on, at once, on the thread that emits it.
@@ -55,7 +85,7 @@ final class EventHub: Sendable {
       return (Array(state.continuations.values), state.observers)
     }
     for observer in observers { observer(event) }
-    for continuation in continuations { continuation.yield(event) }
+    for subscriber in continuations { subscriber.receive(event) }
   }
 
   /// Emits a `diagnosed` event for each of `found` not told before; with `replacing`, `found` is every
@@ -76,6 +106,15 @@ final class EventHub: Sendable {
     for diagnostic in new { emit(.diagnosed(diagnostic)) }
   }
 
+  /// Ends the subscriptions of `owner` (a group being released).
+  func finish(owner: ObjectIdentifier) {
+    let ended = state.withLock { state in
+      let ids = state.continuations.filter { $0.value.owner == owner }.map(\.key)
+      return ids.compactMap { state.continuations.removeValue(forKey: $0) }
+    }
+    for subscriber in ended { subscriber.finish() }
+  }
+
   /// Ends every subscription and forgets the observers.
   func finish() {
     let continuations = state.withLock { state in
@@ -85,7 +124,7 @@ final class EventHub: Sendable {
       }
       return Array(state.continuations.values)
     }
-    for continuation in continuations { continuation.finish() }
+    for subscriber in continuations { subscriber.finish() }
   }
 }
 

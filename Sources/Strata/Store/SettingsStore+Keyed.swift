@@ -39,10 +39,8 @@ extension SettingsStore {
   /// written as given. A value equal to the current one writes nothing.
   ///
   /// Use it when the key is known only at run time (an admin endpoint, a plugin, a migration). For a
-  /// setting the code declares, write through the setting: `try server.$port.set(9000)`
-  /// (``SettingRecord/set(_:)``) when the caller handles a refusal, or `server.port = 9000`, which
-  /// reports a refusal in ``diagnostics`` instead of throwing. From async code, use the `async` form,
-  /// which never blocks a thread of the cooperative pool.
+  /// setting the code declares, write through the setting's record: `try server.$port.set(9000)`.
+  /// From async code, use the `async` form, which never blocks a thread of the cooperative pool.
   ///
   /// The call returns once the new generation is published and announced; it blocks its thread while
   /// another process writes the same directory (up to 10 s) and while the file is synced.

@@ -1,7 +1,7 @@
 /// Writes: to the runtime layer or the user's file, with `.readOnly` and validation enforced.
 ///
-/// The library's three ways to write (assigning a property, ``SettingRecord/set(_:)``,
-/// ``SettingsStore/setValue(_:forKey:)-9nske``) all end here; these untyped forms are internal.
+/// The library's ways to write (`set(_:)` on a setting's record, ``SettingsStore/setValue(_:forKey:)-9nske``,
+/// each with an `async` form) all end here; these untyped forms are internal.
 extension SettingsStore {
   /// Sets a runtime value (the highest layer) and publishes it; returns once it is published and
   /// announced.
@@ -68,16 +68,19 @@ extension SettingsStore {
   /// thread of its own, and the call suspends while it waits for the lock, the disk or the store's loop.
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
   ///   value cannot be written; then nothing changed, on disk or in memory.
-  func write(_ value: SettingValue?, forKey key: String) async throws(StrataError) {
+  func write(
+    _ value: SettingValue?, forKey key: String, isUnchanged: (@Sendable (SettingValue?) -> Bool)? = nil
+  ) async throws(StrataError) {
     try checkWritable(key)
+    let isUnchanged = isUnchanged ?? { $0 == value }
     guard case .file(let path) = writeTarget else {
-      if state.withLock({ $0.runtime.value(at: key) }) == value { return }
+      if isUnchanged(state.withLock { $0.runtime.value(at: key) }) { return }
       try await setRuntimeValue(value, forKey: key)
       return
     }
     let written = await onDedicatedThread {
       Result { () throws(StrataError) in
-        try self.writer.write(value, forKey: key, toFile: path, isUnchanged: { $0 == value })
+        try self.writer.write(value, forKey: key, toFile: path, isUnchanged: isUnchanged)
       }
     }
     guard try written.get() else { return }
@@ -105,11 +108,6 @@ extension SettingsStore {
     }
     let readOnly = state.withLock { $0.registry.readOnlyKey(touching: key) }
     if let readOnly { throw StrataError(.invalidValue, "\(readOnly) is read-only") }
-  }
-
-  /// Records a problem with a setting that could not be thrown (an assignment through the property).
-  func report(_ error: StrataError, forKey key: String) {
-    state.withLock { $0.settingDiagnostics[key, default: []].append(Diagnostic(.error, error)) }
   }
 }
 

@@ -87,16 +87,16 @@ func fileTree(_ path: String, _ pairs: [(String, SettingValue.Kind)]) -> Setting
     let server = ServerSettings.inMemory()
     var iterator = server.$port.values.makeAsyncIterator()
     #expect(await iterator.next() == 8080)
-    server.port = 9000
+    try await server.$port.set(9000)
     #expect(server.port == 9000)
     #expect(server.$port.origin == .runtime)
     #expect(await iterator.next() == 9000)
-    server.host = "x"  // another key: no emission for port
-    server.port = 9001
+    try await server.$host.set("x")  // another key: no emission for port
+    try await server.$port.set(9001)
     #expect(await iterator.next() == 9001)
   }
 
-  @Test func observationSeesExactlyTheSettingsRead() {
+  @Test func observationSeesExactlyTheSettingsRead() throws {
     let server = ServerSettings.inMemory()
     final class Flag: @unchecked Sendable { var fired = false }
     let flag = Flag()
@@ -105,9 +105,9 @@ func fileTree(_ path: String, _ pairs: [(String, SettingValue.Kind)]) -> Setting
     } onChange: {
       flag.fired = true
     }
-    server.host = "other"
+    try server.$host.set("other")
     #expect(!flag.fired)
-    server.port = 1
+    try server.$port.set(1)
     #expect(flag.fired)
   }
 

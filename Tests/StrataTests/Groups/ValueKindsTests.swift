@@ -151,12 +151,12 @@ final class KindsSettings: SettingsGroup, @unchecked Sendable {
     #expect(kinds.$text.attributes.uiSection == "Network")
   }
 
-  @Test func observationsSeeChanges() async {
+  @Test func observationsSeeChanges() async throws {
     let kinds = KindsSettings.inMemory()
     let values = Observations { kinds.small }
     var iterator = values.makeAsyncIterator()
     #expect(await iterator.next() == 0)
-    kinds.small = 9
+    try await kinds.$small.set(9)
     #expect(await iterator.next() == 9)
   }
 

@@ -45,13 +45,11 @@ enum VaultSecrets {
   static let notAnInt = "s3cr3t-not-an-int"
   static let invalidPin = 987_654_321
   static let invalidWrite = 123_456_789
-  static let deniedAssignment = 555_444_333
 
   static var all: [String] {
     [
       json, ini, environment, mounted, signing, signingChanged, codeDefault, inBrokenJSON, written, duplicate,
       inBrokenINI, nested, notAnInt, "\(invalidPin)", "\(invalidWrite)",
-      "\(deniedAssignment)",
     ]
   }
 

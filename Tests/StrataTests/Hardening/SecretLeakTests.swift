@@ -27,16 +27,15 @@ import Testing
       #expect(vault.credentials.token == VaultSecrets.nested)
       let first = store.snapshot
 
-      // Writes: one that works, one refused by validation (thrown), one refused through the property.
-      try vault.$password.set(VaultSecrets.written)
+      // Writes: one that works, one refused by validation.
+      try await vault.$password.set(VaultSecrets.written)
       #expect(vault.password == VaultSecrets.written)
       do {
-        try vault.$pin.set(VaultSecrets.invalidWrite)
+        try await vault.$pin.set(VaultSecrets.invalidWrite)
         Issue.record("the invalid pin was written")
       } catch {
         survey.describe("thrown validation error", error)
       }
-      vault.pin = VaultSecrets.deniedAssignment
       // The restart-required secret changes in its file: a pending restart.
       try write(
         VaultFixture.json(password: VaultSecrets.json, signingKey: VaultSecrets.signingChanged),
@@ -52,7 +51,7 @@ import Testing
       // A write over a user file that someone broke: the write is refused with the parse error.
       try write(#"{"vault": {"password": \#(VaultSecrets.inBrokenJSON)"#, to: fixture.userFile)
       do {
-        try vault.$host.set("db2.example")
+        try await vault.$host.set("db2.example")
         Issue.record("a broken file was written over")
       } catch {
         survey.describe("thrown write error", error)

@@ -43,7 +43,7 @@ import Testing
       callers.append(("reload() on a thread", store.generation, synchronous))
       await store.reload()
       callers.append(("await reload()", store.generation, ThreadIdentity.current))
-      settings.value = "assigned"
+      try await settings.$value.set("assigned")
       callers.append(("a property assignment", store.generation, ThreadIdentity.current))
       try await store.setValue("set", forKey: "app.extra")
       callers.append(("await setValue", store.generation, ThreadIdentity.current))

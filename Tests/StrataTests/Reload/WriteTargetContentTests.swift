@@ -37,7 +37,7 @@ import Testing
       let environment = EnvironmentLayer(prefix: "APP", variables: ["APP_SERVER_PORT": "9000"])
       let settings = WritableSettings(store: store(dir, above: [environment]))
       #expect(settings.port == 9000)
-      settings.port = 9000
+      try settings.$port.set(9000)
       let reparsed = try #require(try Formats.load(path: dir + "/app.json"))
       #expect(reparsed.root.value(at: "server.port")?.kind == .integer(9000))
       #expect(WritableSettings(store: store(dir)).port == 9000)
