@@ -90,30 +90,6 @@ if arguments.contains("--print-schema") {
   print(String(decoding: (try? JSONFormat().serialize(schema)) ?? [], as: UTF8.self), terminator: "")
   exit(0)
 }
-// Log what changes, and keep watching the files: a new subscription to `events` first hears every
-// problem standing now (start-up ones included) as a `diagnosed` event, so printing `store.diagnostics`
-// here too would print each of them twice. Detached: the main thread is about to block in
-// accept(), and a plain Task here would inherit the main actor and never run.
-Task.detached {
-  for await event in store.events { say("config: \(event)", to: STDERR_FILENO) }
-}
-// Under systemd (Type=notify-reload, see hotreload.service): READY=1 once the files are watched,
-// RELOADING=1 … READY=1 around each SIGHUP. Outside systemd the notifier does nothing.
-Task.detached {
-  await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
-}
-// `config-dump --running hotreload` asks this process what it uses now, plans an edit against it and
-// sets time-limited overrides, through a socket in its runtime directory (RuntimeDirectory= in
-// hotreload.service; else $XDG_RUNTIME_DIR/hotreload or /run/hotreload) that only its user and root
-// may open.
-Task.detached {
-  do {
-    try await store.serveControl()
-  } catch {
-    say("hot-reload-server: no control socket: \(error)", to: STDERR_FILENO)
-  }
-}
-
 func handle(_ request: Request) -> Response {
   switch (request.method, request.path) {
   case ("GET", "/"):
@@ -141,11 +117,41 @@ func handle(_ request: Request) -> Response {
   }
 }
 
+let listener: Listener
 do {
-  let listener = try Listener(host: listening.host, port: listening.port)
-  say("listening on http://\(listening.host):\(listener.port)")
-  listener.serve(handle)
+  listener = try Listener(host: listening.host, port: listening.port)
 } catch {
   say("hot-reload-server: \(error)", to: STDERR_FILENO)
   exit(1)
+}
+say("listening on http://\(listening.host):\(listener.port)")
+// The server's parts run as children of one task group, for as long as the process (SIGTERM ends it).
+// The accept loop blocks its thread, so it gets a thread of its own rather than one of the pool's.
+await withDiscardingTaskGroup { group in
+  // Log what changes: a new subscription to `events` first hears every problem standing now
+  // (start-up ones included) as a `diagnosed` event, so printing `store.diagnostics` too would print
+  // each of them twice.
+  group.addTask {
+    for await event in store.events { say("config: \(event)", to: STDERR_FILENO) }
+  }
+  // Keep watching the files. Under systemd (Type=notify-reload, see hotreload.service): READY=1 once
+  // the files are watched, RELOADING=1 … READY=1 around each SIGHUP; outside systemd the notifier does
+  // nothing.
+  group.addTask {
+    await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
+  }
+  // `config-dump --running hotreload` asks this process what it uses now, plans an edit against it and
+  // sets time-limited overrides, through a socket in its runtime directory (RuntimeDirectory= in
+  // hotreload.service; else $XDG_RUNTIME_DIR/hotreload or /run/hotreload) that only its user and root
+  // may open.
+  group.addTask {
+    do {
+      try await store.serveControl()
+    } catch {
+      say("hot-reload-server: no control socket: \(error)", to: STDERR_FILENO)
+    }
+  }
+  group.addTask {
+    await listener.serveOnItsOwnThread(handle)
+  }
 }
