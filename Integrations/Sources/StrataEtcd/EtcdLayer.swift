@@ -16,7 +16,10 @@ public import Strata
 ///   endpoints: ["http://10.0.0.5:2379", "http://10.0.0.6:2379", "http://10.0.0.7:2379"],
 ///   prefix: "/config/myapp/")
 /// let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
-/// Task { await store.run() }  // reads the prefix, then follows the watch
+/// await withDiscardingTaskGroup { group in
+///   group.addTask { await store.run() }  // reads the prefix, then follows the watch
+///   // … the service's own tasks, beside it
+/// }
 /// ```
 ///
 /// Requests go to one member at a time; a member that cannot be reached, does not answer within

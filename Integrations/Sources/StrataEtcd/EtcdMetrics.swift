@@ -23,7 +23,7 @@ import Synchronization
 /// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#EtcdMetrics -->
 /// ```swift
 /// let metrics = EtcdMetrics(layer: etcd)  // to MetricsSystem.factory
-/// Task { await metrics.run() }  // a sample every second until cancelled
+/// group.addTask { await metrics.run() }  // in the service's task group: a sample every second
 /// ```
 public struct EtcdMetrics: Sendable {
   /// The layer sampled.

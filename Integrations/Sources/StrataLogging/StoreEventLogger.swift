@@ -17,7 +17,7 @@ public import Strata
 /// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#StoreEventLogger -->
 /// ```swift
 /// let eventLogger = StoreEventLogger(logger: Logger(label: "config"))
-/// Task { await eventLogger.run(store: store) }  // or SettingsStoreService(store:logger:)
+/// group.addTask { await eventLogger.run(store: store) }  // or SettingsStoreService(store:logger:)
 /// ```
 public struct StoreEventLogger: Sendable {
   /// The logger records go to.

@@ -39,7 +39,7 @@ public import Strata
 /// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#StoreMetrics -->
 /// ```swift
 /// let metrics = StoreMetrics(dimensions: [("store", "main")])  // to MetricsSystem.factory
-/// Task { await metrics.run(store: store) }  // until cancelled or store.shutdown()
+/// group.addTask { await metrics.run(store: store) }  // until cancelled or store.shutdown()
 /// ```
 public struct StoreMetrics: Sendable {
   /// What every metric name begins with.

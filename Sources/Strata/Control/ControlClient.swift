@@ -20,6 +20,7 @@ package enum ControlClient {
     let fd = LocalStreamSocket.connect(to: path)
     guard fd >= 0 else { throw connectionError(path: path, errno: errno) }
     defer { Syscall.close(fd) }
+    try checkServer(fd, at: path)
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     var line = Array((try? JSONEncoder().encode(request)) ?? Data())
     line.append(UInt8(ascii: "\n"))
@@ -59,6 +60,30 @@ package enum ControlClient {
         path: path)
     }
     return response
+  }
+
+  /// Refuses a server that is not who the socket's place says it is, before anything is sent to it: its
+  /// uid (`SO_PEERCRED`) must be this client's, root's, or that of the owner of the directory holding
+  /// the socket (the service's runtime directory). Anyone else may have moved the service's socket away
+  /// and bound their own, to receive what an operator sends (overrides, tokens) and answer with values
+  /// of their choosing.
+  static func checkServer(_ fd: CInt, at path: String) throws(StrataError) {
+    guard let peer = LocalStreamSocket.peerCredentials(fd) else {
+      throw StrataError(
+        .unreadable, "cannot tell who serves the socket: \(String(cString: strerror(errno)))", path: path)
+    }
+    let me = geteuid()
+    if peer.uid == me || peer.uid == 0 { return }
+    let directory = ControlServer.parentDirectory(of: path)
+    var info = stat()
+    let owner = stat(directory, &info) == 0 ? info.st_uid : nil
+    if peer.uid == owner { return }
+    let expected = owner.map { "uid \($0) (the owner of \(directory))" } ?? "the owner of \(directory)"
+    throw StrataError(
+      .unreadable,
+      "refusing to talk to the socket: it is served by uid \(peer.uid), not by the service's \(expected), "
+        + "this user's uid \(me) or root; another user may have replaced the service's socket",
+      path: path)
   }
 
   /// The socket of app `app`: the first of ``ControlSocketPath/candidates(app:environment:)`` that

@@ -51,6 +51,7 @@ package final class ControlServer: Sendable {
     self.path = path
     self.handlers = handlers
     allowedUID = geteuid()
+    try Self.checkDirectory(of: path)
     try Self.removeStaleSocket(at: path)
     listening = LocalStreamSocket.listen(at: path, mode: mode)
     guard listening >= 0 else {
@@ -71,6 +72,44 @@ package final class ControlServer: Sendable {
       closeAll()
       throw StrataError(.writeFailed, "cannot start the control socket's thread", path: path)
     }
+  }
+
+  /// Refuses a directory that another user could replace the socket in: one owned by another user (not
+  /// this process's, not root), or one its group or others may write without the sticky bit (which
+  /// keeps them from renaming or removing a file they do not own). There, another user could move the
+  /// socket away and serve one of their own, receiving what operators send (overrides, tokens), or
+  /// plant a link where the socket's mode is set.
+  static func checkDirectory(of path: String) throws(StrataError) {
+    let directory = parentDirectory(of: path)
+    var info = stat()
+    guard stat(directory, &info) == 0 else {
+      throw StrataError(
+        .writeFailed, "cannot use the control socket's directory: \(String(cString: strerror(errno)))",
+        path: directory)
+    }
+    let me = geteuid()
+    if info.st_uid != me && info.st_uid != 0 {
+      throw StrataError(
+        .writeFailed,
+        "refusing to serve the control socket in a directory owned by uid \(info.st_uid), not by this "
+          + "process's uid \(me) or root: its owner could replace the socket",
+        path: directory)
+    }
+    let mode = info.st_mode & 0o7777
+    if mode & 0o022 != 0 && mode & S_ISVTX == 0 {
+      throw StrataError(
+        .writeFailed,
+        "refusing to serve the control socket in a directory its group or others may write (mode "
+          + "\(String(mode, radix: 8))): another user could replace the socket and receive what is sent to "
+          + "it; make it 0700 or 0755 (RuntimeDirectoryMode= in the unit)",
+        path: directory)
+    }
+  }
+
+  /// The directory holding `path` (`.` for a bare name).
+  static func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   /// Refuses a path another live process serves; removes a socket file left by one that ended.

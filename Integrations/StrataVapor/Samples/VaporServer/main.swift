@@ -28,18 +28,7 @@ app.http.server.configuration.hostname = http.hostname  // `serve --hostname`/`-
 app.http.server.configuration.port = http.port
 // snippet: end
 
-// The store's control socket, for `config-dump --running vaporserver` (see README.md): in
-// $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/vaporserver or /run/vaporserver; only this process's user
-// and root may open it. Without it the server still serves.
 let logger = app.logger
-let control = Task.detached {
-  do {
-    try await store.serveControl()
-  } catch {
-    logger.warning("no control socket: \(error)")
-  }
-}
-
 app.get { request in
   request.logger.debug("greeting answered for \(greeting.name)")  // written when log.level is debug
   return "\(greeting.message), \(greeting.name)!\n"
@@ -53,13 +42,29 @@ app.get("status") { _ in
   return lines.joined(separator: "\n") + "\n"
 }
 
-do {
-  try await app.execute()
-} catch {
-  // `execute` has logged it: ConsoleKit's `unknownInput("--prot 9000")` for an option no command has.
-  control.cancel()
+// The application, and beside it, as a child task that ends with it, the store's control socket for
+// `config-dump --running vaporserver` (see README.md): in $RUNTIME_DIRECTORY, else
+// $XDG_RUNTIME_DIR/vaporserver or /run/vaporserver; only this process's user and root may open it.
+// Without it the server still serves.
+let executed = await withDiscardingTaskGroup { group -> Bool in
+  group.addTask {
+    do {
+      try await store.serveControl()
+    } catch {
+      logger.warning("no control socket: \(error)")
+    }
+  }
+  defer { group.cancelAll() }
+  do {
+    try await app.execute()
+    return true
+  } catch {
+    // `execute` has logged it: ConsoleKit's `unknownInput("--prot 9000")` for an option no command has.
+    return false
+  }
+}
+guard executed else {
   try? await app.asyncShutdown()
   exit(1)
 }
-control.cancel()
 try await app.asyncShutdown()

@@ -32,13 +32,16 @@ enum IntegrationSnippets {
     _ = store
   }
 
-  static func etcdLayer() {
+  static func etcdLayer() async {
     // snippet: EtcdLayer
     let etcd = EtcdLayer(
       endpoints: ["http://10.0.0.5:2379", "http://10.0.0.6:2379", "http://10.0.0.7:2379"],
       prefix: "/config/myapp/")
     let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
-    Task { await store.run() }  // reads the prefix, then follows the watch
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run() }  // reads the prefix, then follows the watch
+      // … the service's own tasks, beside it
+    }
     // snippet: end
   }
 
@@ -56,18 +59,22 @@ enum IntegrationSnippets {
     return etcd
   }
 
-  static func etcdMetrics(etcd: EtcdLayer) {
-    // snippet: EtcdMetrics
-    let metrics = EtcdMetrics(layer: etcd)  // to MetricsSystem.factory
-    Task { await metrics.run() }  // a sample every second until cancelled
-    // snippet: end
+  static func etcdMetrics(etcd: EtcdLayer) async {
+    await withDiscardingTaskGroup { group in
+      // snippet: EtcdMetrics
+      let metrics = EtcdMetrics(layer: etcd)  // to MetricsSystem.factory
+      group.addTask { await metrics.run() }  // in the service's task group: a sample every second
+      // snippet: end
+    }
   }
 
-  static func etcdCatalog() {
+  static func etcdCatalog() async {
     // snippet: etcd-overview
     let etcd = EtcdLayer(endpoints: ["http://10.0.0.5:2379"], prefix: "/config/myapp/", valueFormat: .string)
     let store = SettingsStore(layers: StandardLayout(app: "myapp").layers + [etcd])
-    Task { await store.run() }
+    await withDiscardingTaskGroup { group in
+      group.addTask { await store.run() }
+    }
     // snippet: end
   }
 
@@ -91,11 +98,13 @@ enum IntegrationSnippets {
     // snippet: end
   }
 
-  static func eventLogger(store: SettingsStore) {
-    // snippet: StoreEventLogger
-    let eventLogger = StoreEventLogger(logger: Logger(label: "config"))
-    Task { await eventLogger.run(store: store) }  // or SettingsStoreService(store:logger:)
-    // snippet: end
+  static func eventLogger(store: SettingsStore) async {
+    await withDiscardingTaskGroup { group in
+      // snippet: StoreEventLogger
+      let eventLogger = StoreEventLogger(logger: Logger(label: "config"))
+      group.addTask { await eventLogger.run(store: store) }  // or SettingsStoreService(store:logger:)
+      // snippet: end
+    }
   }
 
   static func eventLevels(store: SettingsStore) {
@@ -103,14 +112,16 @@ enum IntegrationSnippets {
     let levels = StoreEventLogger.Levels(reloaded: .info, failed: .error, pendingRestart: .warning)
     let eventLogger = StoreEventLogger(logger: Logger(label: "config"), levels: levels)
     // snippet: end
-    Task { await eventLogger.run(store: store) }
+    _ = eventLogger
   }
 
-  static func storeMetrics(store: SettingsStore) {
-    // snippet: StoreMetrics
-    let metrics = StoreMetrics(dimensions: [("store", "main")])  // to MetricsSystem.factory
-    Task { await metrics.run(store: store) }  // until cancelled or store.shutdown()
-    // snippet: end
+  static func storeMetrics(store: SettingsStore) async {
+    await withDiscardingTaskGroup { group in
+      // snippet: StoreMetrics
+      let metrics = StoreMetrics(dimensions: [("store", "main")])  // to MetricsSystem.factory
+      group.addTask { await metrics.run(store: store) }  // until cancelled or store.shutdown()
+      // snippet: end
+    }
   }
 
   static func bootstrap(store: SettingsStore) {
