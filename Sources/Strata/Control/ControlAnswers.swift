@@ -30,6 +30,16 @@ struct ControlAnswers {
     guard let box = store.declaredSetting(forKey: key) else {
       return .failure(unknownKeyMessage(key))
     }
+    guard !text.utf8.contains(0) else {
+      return .failure("refused: the value for \(key) holds a NUL character, which no file could hold")
+    }
+    guard !box.traits.contains(.restartRequired) else {
+      // The running value of such a setting is the one it started with, and a restart ends every
+      // override: the override could never apply.
+      return .failure(
+        "\(key) applies only at start, and an override ends with the process, so it could never apply; "
+          + "change the file and restart")
+    }
     do throws(StrataError) {
       try store.checkWritable(key)
       guard let value = try box.checkedWrite(SettingValue(.string(text), origin: .runtime)) else {

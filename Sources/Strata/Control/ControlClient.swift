@@ -17,6 +17,21 @@ package enum ControlClient {
   package static func send(
     _ request: ControlRequest, to path: String, within seconds: Double = 30
   ) throws(StrataError) -> ControlResponse {
+    // A service answering as many connections as it takes says "busy": asked again a few times over
+    // about two seconds before that is the answer.
+    var pause = 50_000 as useconds_t
+    for _ in 0..<6 {
+      let response = try sendOnce(request, to: path, within: seconds)
+      guard !response.ok, response.limit == "maxConnections" else { return response }
+      usleep(pause)
+      pause *= 2
+    }
+    return try sendOnce(request, to: path, within: seconds)
+  }
+
+  private static func sendOnce(
+    _ request: ControlRequest, to path: String, within seconds: Double
+  ) throws(StrataError) -> ControlResponse {
     let fd = LocalStreamSocket.connect(to: path)
     guard fd >= 0 else { throw connectionError(path: path, errno: errno) }
     defer { Syscall.close(fd) }

@@ -4,12 +4,15 @@
 package enum ControlProtocol {
   /// The protocol's version; a request of another version is refused with both numbers.
   package static let version = 1
-  /// The longest request line, newline included (a candidate file for a plan travels inside it).
+  /// The longest request line, not counting its newline (a candidate file for a plan travels inside
+  /// it).
   package static let maxRequestBytes = 1 << 20
   /// How long a client may take to send its whole request (from the accept), and then to read the
   /// whole answer (from when it is ready).
   package static let connectionTimeout: Duration = .seconds(5)
-  /// How many connections are served at once; more are answered "busy" and closed.
+  /// How many connections are served at once. One more takes the slot of the oldest that has not sent
+  /// a whole request yet (which is told so and closed); only when every slot is being answered is it
+  /// answered "busy".
   package static let maxConnections = 8
   /// The socket's name in the runtime directory.
   package static let socketName = "control.sock"

@@ -232,7 +232,8 @@ package final class ControlServer: Sendable {
     while Syscall.read(wakeRead, &bytes, bytes.count) > 0 {}
   }
 
-  /// Accepts every waiting connection: refused when its peer is another user, "busy" beyond the limit.
+  /// Accepts every waiting connection: refused when its peer is another user; beyond the limit, in the
+  /// place of the oldest one still without a whole request ("busy" only when none is).
   /// - Returns: `false` when an accept failed for another reason than none waiting (no descriptor left).
   private func acceptWaiting(into connections: inout [Connection]) -> Bool {
     while true {
@@ -248,14 +249,27 @@ package final class ControlServer: Sendable {
         handlers.refused(message)
         continue
       }
-      guard connections.count < ControlProtocol.maxConnections else {
+      if connections.count >= ControlProtocol.maxConnections {
+        // Full: the slot of the connection that has waited longest without sending a whole request
+        // (connections are kept in the order they came) goes to the new one, so that clients that
+        // dribble bytes and reconnect cannot keep out one that asks at once. Only when every slot is
+        // sending an answer is the new one told to come back.
+        guard let oldest = connections.firstIndex(where: { $0.answer == nil }) else {
+          sendBestEffort(
+            fd,
+            .failure(
+              "busy: \(ControlProtocol.maxConnections) connections are being answered; try again",
+              limit: "maxConnections"))
+          Syscall.close(fd)
+          continue
+        }
         sendBestEffort(
-          fd,
+          connections[oldest].fd,
           .failure(
-            "busy: \(ControlProtocol.maxConnections) connections are being served; try again",
+            "closed: no whole request yet, and a newer connection needed the slot (\(ControlProtocol.maxConnections) at most)",
             limit: "maxConnections"))
-        Syscall.close(fd)
-        continue
+        Syscall.close(connections[oldest].fd)
+        connections.remove(at: oldest)
       }
       connections.append(
         Connection(fd: fd, deadline: ContinuousClock.now + ControlProtocol.connectionTimeout))

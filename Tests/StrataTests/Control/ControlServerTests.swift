@@ -145,14 +145,84 @@ final class LogSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
-  @Test func connectionsBeyondTheLimitAreToldTheServiceIsBusy() async throws {
+  final class ListenSettings: SettingsGroup, @unchecked Sendable {
+    @Setting(traits: .restartRequired) var port = 8080
+  }
+
+  /// An override of a setting fixed at start could never apply (a restart ends it), and a value with a
+  /// NUL character no file could hold: both are refused, and nothing changes.
+  @Test func anOverrideThatCouldNeverApplyOrHoldsANULIsRefused() async throws {
     try await withTemporaryDirectory { dir in
       let served = try Served(dir: dir, clock: ManualControlClock())
-      // Connected in order, accepted in order: the ones beyond the limit are refused at once.
-      let silent = (0..<ControlProtocol.maxConnections).map { _ in RawClient(served.server.path) }
-      let refused = await RawClient.exchange(served.server.path, send: [])
-      #expect(refused.contains(#""limit":"maxConnections""#), "\(refused)")
-      withExtendedLifetime(silent) {}
+      let listen = ListenSettings(store: served.store)
+      let restart = try await served.ask(["--set", "listen.port=9999", "--for", "1m"], in: dir)
+      #expect(restart.status == 1, "\(restart)")
+      #expect(restart.errors.contains("listen.port applies only at start"), "\(restart)")
+      let path = served.server.path
+      let nul = await onOwnThread { () -> ControlResponse? in
+        let request = ControlRequest(request: "set", key: "log.level", value: "info\u{0}x", seconds: 60)
+        return try? ControlClient.send(request, to: path)
+      }
+      #expect(nul?.ok == false && nul?.error?.contains("NUL character") == true, "\(String(describing: nul))")
+      #expect(listen.port == 8080 && served.group.level == "error")
+      #expect(served.store.pendingRestarts.isEmpty)
+    }
+  }
+
+  @Test func aNewConnectionTakesTheSlotOfTheOldestWithoutARequest() async throws {
+    try await withTemporaryDirectory { dir in
+      let served = try Served(dir: dir, clock: ManualControlClock())
+      // Every slot is held by a client that sent part of a request and no more.
+      let slow = (0..<ControlProtocol.maxConnections).map { _ in RawClient(served.server.path) }
+      for client in slow { client.send(Array("{".utf8)) }
+      // One that asks at once is answered.
+      let request = Array(#"{"version":1,"request":"status"}"#.utf8) + [UInt8(ascii: "\n")]
+      let answer = await RawClient.exchange(served.server.path, send: request)
+      #expect(answer.contains(#""ok":true"#), "\(answer)")
+      // The oldest slow one lost its slot, and was told why.
+      let told = await slow[0].readToEnd(within: 60)
+      #expect(told.contains(#""limit":"maxConnections""#), "\(told)")
+      #expect(told.contains("a newer connection needed the slot"), "\(told)")
+      withExtendedLifetime(slow) {}
+    }
+  }
+
+  /// Eight clients dribble a byte every 100 ms and connect again as soon as they are closed, as a
+  /// slowloris attack does: every request sent whole at once is still answered.
+  @Test func clientsThatDribbleAndReconnectDoNotKeepOutOneThatAsks() async throws {
+    try await withTemporaryDirectory { dir in
+      let served = try Served(dir: dir, clock: ManualControlClock())
+      let path = served.server.path
+      let stop = SharedInt()
+      let dribblers = (0..<ControlProtocol.maxConnections).map { _ in
+        OwnThread { () -> Int in
+          var connections = 0
+          while stop.load() == 0 {
+            let client = RawClient(path)
+            guard client.fd >= 0 else {
+              usleep(10_000)
+              continue
+            }
+            connections += 1
+            while stop.load() == 0 {
+              client.send([UInt8(ascii: " ")])
+              var ready = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+              if poll(&ready, 1, 100) != 0 { break }  // answered (closed), or gone
+            }
+          }
+          return connections
+        }
+      }
+      for _ in 0..<5 {
+        let response = try await onOwnThread { () throws(StrataError) in
+          try ControlClient.send(ControlRequest(request: "status"), to: path, within: 60)
+        }
+        #expect(response.ok, "\(response)")
+      }
+      stop.store(1)
+      var connections = 0
+      for dribbler in dribblers { connections += await dribbler.value }
+      #expect(connections >= ControlProtocol.maxConnections)
     }
   }
 
