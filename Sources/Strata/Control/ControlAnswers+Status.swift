@@ -24,11 +24,26 @@ extension ControlAnswers {
     var rejected: [ControlProblem] = []
     var differs: [ControlDifference] = []
     let disk = store.dryLoad(includingRuntime: false)
+    var runningOrigins: [String: String] = [:]
     for box in boxes {
       let running = box.currentValue()
       let isSecret = box.traits.contains(.secret)
-      settings.append(
-        ControlValue(key: box.key, value: shown(running.value, isSecret), origin: running.origin.description))
+      runningOrigins[box.key] = runningOrigins[box.key] ?? running.origin.description
+      // A struct whose fields came from several places: each field with its own origin, as the files'
+      // view shows them (a field no layer sets is the default's).
+      let fields = box.fieldShape == nil ? [:] : box.fieldOrigins()
+      if !fields.isEmpty, let tree = running.value, tree.isTable {
+        tree.forEachLeaf(prefix: box.key) { fieldKey, value in
+          settings.append(
+            ControlValue(
+              key: fieldKey, value: shown(value, isSecret),
+              origin: (fields[fieldKey] ?? Origin.codeDefault).description))
+        }
+      } else {
+        settings.append(
+          ControlValue(
+            key: box.key, value: shown(running.value, isSecret), origin: running.origin.description))
+      }
       if let (error, kept) = box.standingRejection() {
         var error = error
         if kept && !error.message.hasSuffix("the running value is kept") {
@@ -44,8 +59,6 @@ extension ControlAnswers {
             other: shown(onDisk.value, isSecret), otherOrigin: onDisk.origin.description))
       }
     }
-    let runningOrigins = Dictionary(
-      settings.map { ($0.key, $0.origin) }, uniquingKeysWith: { first, _ in first })
     return ControlStatus(
       app: store.app, pid: getpid(), generation: snapshot.generation, loadedAt: ISODateText.format(loadedAt),
       settings: settings, overrides: overrides.standing, rejected: rejected,

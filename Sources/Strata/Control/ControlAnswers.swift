@@ -27,7 +27,7 @@ struct ControlAnswers {
     guard seconds > 0, seconds <= 366 * 86400 else {
       return .failure("an override lasts more than 0 seconds and at most 366 days, not \(seconds)")
     }
-    guard let box = store.declaredSetting(forKey: key) else {
+    guard let (box, field) = declaredSetting(forOverrideOf: key) else {
       return .failure(unknownKeyMessage(key))
     }
     guard !text.utf8.contains(0) else {
@@ -42,7 +42,7 @@ struct ControlAnswers {
     }
     do throws(StrataError) {
       try store.checkWritable(key)
-      guard let value = try box.checkedWrite(SettingValue(.string(text), origin: .runtime)) else {
+      guard let value = try overrideValue(of: box, field: field, text: text) else {
         return .failure("\(key) cannot be overridden with nothing; use unset")
       }
       let replaced = store.runtimeValue(at: key)

@@ -23,6 +23,9 @@ protocol AnySettingBox: AnyObject, Sendable {
   var fieldShape: FieldShape? { get }
   /// Where the value came from, in words, naming the places of a struct's fields.
   func originDescription() -> String
+  /// For a struct whose fields the layers set, the origin of each field they set, by full key; empty
+  /// for any other value.
+  func fieldOrigins() -> [String: Origin]
   /// Resolves the value for a new snapshot, updates the cache, and tells streams and observers when the
   /// typed value changed. Returns what it found, or `nil` when the setting has seen this generation or
   /// a newer one (then it changes nothing). Called by the store's reload loop only, one generation at a
