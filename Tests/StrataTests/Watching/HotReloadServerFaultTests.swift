@@ -236,4 +236,48 @@ import Testing
       #expect(await server.finish(within: 60).ending == .exited(0))
     }
   }
+
+  /// `wrk` asks `GET /` over 8 connections while `SIGHUP`s arrive every few milliseconds (a
+  /// `systemctl reload` storm): every request is answered, each with the file's greeting.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk"), "needs wrk"))
+  func everyRequestIsAnsweredAcrossASignalStorm() async throws {
+    try await withTemporaryDirectory { dir in
+      let root = try await copyRoot(dir)
+      let ini = root + "/etc/hotreload/hotreload.ini"
+      let original = try String(contentsOfFile: ini, encoding: .utf8)
+      try write(
+        original.replacingOccurrences(
+          of: #"message = .*"#, with: "message = Howdy7", options: .regularExpression
+        )
+        .replacingOccurrences(of: #"name = .*"#, with: "name = world7", options: .regularExpression),
+        to: ini)
+      try write(Self.versionCheck, to: dir + "/check.lua")
+      let server = try startHotReloadServer(root: root, in: dir)
+      guard let port = await port(of: server) else {
+        Issue.record("the server did not start: \(server.transcript)")
+        return
+      }
+      let load = try ChildProcess(
+        "/usr/bin/wrk", ["-t1", "-c8", "-d4s", "-s", dir + "/check.lua", "http://127.0.0.1:\(port)/"], in: dir
+      )
+      let clock = ContinuousClock()
+      let end = clock.now + .seconds(4)
+      var signals = 0
+      while clock.now < end {
+        server.send(SIGHUP)
+        signals += 1
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      let (output, ending) = await load.finish(within: 120)
+      #expect(ending == .exited(0), "\(output)")
+      let summary =
+        output.split(separator: "\n").first { $0.hasPrefix("answers ") }.map(String.init) ?? output
+      let fields = summary.split(separator: " ")
+      #expect(fields.count > 5 && (Int(fields[1]) ?? 0) > 100, "\(summary)")
+      #expect(fields.count > 5 && fields[3] == "0" && fields[5] == "0", "\(summary) after \(signals) SIGHUPs")
+      #expect(try await httpGet("http://127.0.0.1:\(port)/") == "Howdy7, world7!\n")
+      server.send(SIGTERM)
+      #expect(await server.finish(within: 60).ending == .exited(0))
+    }
+  }
 }
