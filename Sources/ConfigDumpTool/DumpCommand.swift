@@ -183,7 +183,34 @@ struct DumpCommand {
     let under = arguments.root.map { " under \($0)" } ?? ""
     return "config-dump: no configuration found for app '\(app)'\(under): looked in "
       + places.map { "\($0)/\(app).{\(mains)} and \(app).conf.d/" }.joined(separator: ", ")
-      + " and \(layout.environmentPrefix)_* variables\n"
+      + " and \(layout.environmentPrefix)_* variables\n" + unreadFiles(app: app, in: places)
+  }
+
+  /// The YAML files of the layout (`/etc/app/app.yaml`, `app.conf.d/10-x.yml`) when this build has no
+  /// format for them, and the tool that reads them: a configuration in YAML is not "nothing". Other
+  /// names (a package manager's `app.ini.dpkg-old`) are left unnamed, as the layers leave them.
+  func unreadFiles(app: String, in places: [String]) -> String {
+    let resolve = arguments.root.map(rootResolver) ?? { $0 }
+    func isUnreadYAML(_ name: String) -> Bool {
+      (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && formats.format(forPath: name) == nil
+    }
+    var unread: [String] = []
+    for place in places {
+      let directory = resolve(place)
+      for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+      where isUnreadYAML(name) && (name == app + ".yaml" || name == app + ".yml") {
+        unread.append(directory + "/" + name)
+      }
+      let dropIns = directory + "/" + app + ".conf.d"
+      for name in ((try? FileManager.default.contentsOfDirectory(atPath: dropIns)) ?? []).sorted()
+      where isUnreadYAML(name) && !name.hasPrefix(".") {
+        unread.append(dropIns + "/" + name)
+      }
+    }
+    guard !unread.isEmpty else { return "" }
+    return "config-dump: not read: " + unread.joined(separator: ", ") + "; this config-dump has no YAML "
+      + "format, config-dump-yaml has (swift build -c release --package-path Integrations --product "
+      + "config-dump-yaml)\n"
   }
 
   /// The terminal's width in columns (TIOCGWINSZ, else `$COLUMNS`), or `nil`.

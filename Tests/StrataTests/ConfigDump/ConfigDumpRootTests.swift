@@ -154,4 +154,22 @@ import Testing
       #expect(run.errors.contains("no configuration found for app 'nothing'"))
     }
   }
+
+  /// A layout whose files are YAML, read by a config-dump without a YAML format: the files are named,
+  /// with the tool that reads them; other names there (a package manager's leftovers) are not.
+  @Test func yamlFilesThisBuildCannotReadAreNamed() async throws {
+    try await withTemporaryDirectory { dir in
+      try write("server:\n  port: 80\n", to: dir + "/etc/yapp/yapp.yaml")
+      try write("server:\n  host: x\n", to: dir + "/etc/yapp/yapp.conf.d/10-host.yml")
+      try write("[server]\n", to: dir + "/etc/yapp/yapp.ini.dpkg-old")
+      let run = try await runConfigDump(["--root", dir, "--app", "yapp"])
+      #expect(run.status == 0)
+      #expect(run.errors.contains("no configuration found for app 'yapp'"), "\(run)")
+      #expect(
+        run.errors.contains(
+          "not read: \(dir)/etc/yapp/yapp.yaml, \(dir)/etc/yapp/yapp.conf.d/10-host.yml; this config-dump has no "
+            + "YAML format, config-dump-yaml has"), "\(run)")
+      #expect(!run.errors.contains("dpkg-old"), "\(run)")
+    }
+  }
 }
