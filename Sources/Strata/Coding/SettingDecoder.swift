@@ -19,7 +19,7 @@
 /// | `Data` | data; base64 text |
 /// | `URL` | text with a scheme (`https://…`); an absolute path (`/run/x.sock`) as a file URL |
 /// | `Duration` | ``DurationText`` (`250ms`, `1h30m`); integers and bare integer text as seconds |
-/// | arrays, sets | arrays; text `a, b, c` (split on commas, trimmed; empty text is an empty array) |
+/// | arrays, sets | arrays; text `a, b, c` (split on commas, trimmed; empty text is an empty array); text `[…]` as a JSON array |
 /// | structs, `[String: X]` | tables; text holding a JSON object (settings once stored as a blob) |
 /// | `RawRepresentable` enums | their raw value, by the rules above |
 ///
@@ -202,13 +202,32 @@ struct NodeDecoder: Decoder {
   }
 
   /// The node as a list of elements: an array, or text split on commas for the INI and environment
-  /// spelling of a list.
+  /// spelling of a list. Text that starts with `[` and ends with `]` is a JSON array, as a variable
+  /// holding `["a","b"]` means: parsed, or refused when it is not JSON, never split on its commas.
   func items() throws(StrataError) -> [SettingValue] {
     switch node.kind {
     case .array(let items):
       return items
     case .string(let text):
-      if DurationText.trimmed(text).isEmpty { return [] }
+      let trimmed = DurationText.trimmed(text)
+      if trimmed.isEmpty { return [] }
+      if trimmed.hasPrefix("["), trimmed.hasSuffix("]") {
+        let root: SettingValue
+        do {
+          // A JSON document is an object: the array is read as the value of one key.
+          root = try JSONFormat().parse(
+            Array(("{\"list\": " + trimmed + "}").utf8), path: node.origin.description, options: ParseOptions()
+          )
+          .root
+        } catch {
+          throw ScalarConversion.mismatch(node, site, note: "not a JSON array: \(error.message)")
+        }
+        guard case .array(let items) = root.value(at: "list").map({ Self.reoriginated($0, node.origin) })?.kind
+        else {
+          throw ScalarConversion.mismatch(node, site)
+        }
+        return items
+      }
       return text.split(separator: ",", omittingEmptySubsequences: false).map {
         SettingValue(.string(String(DurationText.trimmed(String($0)))), origin: node.origin)
       }

@@ -96,15 +96,22 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
     return SettingEncoder().fieldShape(of: value)
   }
 
-  /// The value from a tree read at `key`. A table is read over the default's tree: each field the
-  /// layers do not set keeps the default's value (see "Structured values" in Declarations.md).
+  /// The value from a tree read at `key`. A table (or text holding a JSON object, as a variable gives
+  /// it) is read over the default's tree: each field the layers do not set keeps the default's value
+  /// (see "Structured values" in Declarations.md).
   func decode(_ value: SettingValue, _ key: String) throws(StrataError) -> Value {
-    if value.isTable, let decodeOverDefault = coding.decodeOverDefault, let defaultValue,
+    if value.isTable || Self.holdsJSONObject(value), let decodeOverDefault = coding.decodeOverDefault, let defaultValue,
       let defaultTree = try? coding.encode(defaultValue), defaultTree.isTable
     {
       return try decodeOverDefault(value, defaultTree, key)
     }
     return try coding.decode(value, key)
+  }
+
+  /// Whether `value` is text that holds a JSON object (a struct given in a variable or an option).
+  private static func holdsJSONObject(_ value: SettingValue) -> Bool {
+    guard case .string(let text) = value.kind else { return false }
+    return DurationText.trimmed(text).hasPrefix("{")
   }
 
   /// The tree written for a value.
