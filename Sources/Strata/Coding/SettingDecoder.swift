@@ -216,13 +216,15 @@ struct NodeDecoder: Decoder {
         do {
           // A JSON document is an object: the array is read as the value of one key.
           root = try JSONFormat().parse(
-            Array(("{\"list\": " + trimmed + "}").utf8), path: node.origin.description, options: ParseOptions()
+            Array(("{\"list\": " + trimmed + "}").utf8), path: node.origin.description,
+            options: ParseOptions()
           )
           .root
         } catch {
           throw ScalarConversion.mismatch(node, site, note: "not a JSON array: \(error.message)")
         }
-        guard case .array(let items) = root.value(at: "list").map({ Self.reoriginated($0, node.origin) })?.kind
+        guard
+          case .array(let items) = root.value(at: "list").map({ Self.reoriginated($0, node.origin) })?.kind
         else {
           throw ScalarConversion.mismatch(node, site)
         }

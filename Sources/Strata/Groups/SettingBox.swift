@@ -100,7 +100,8 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   /// it) is read over the default's tree: each field the layers do not set keeps the default's value
   /// (see "Structured values" in Declarations.md).
   func decode(_ value: SettingValue, _ key: String) throws(StrataError) -> Value {
-    if value.isTable || Self.holdsJSONObject(value), let decodeOverDefault = coding.decodeOverDefault, let defaultValue,
+    if value.isTable || Self.holdsJSONObject(value), let decodeOverDefault = coding.decodeOverDefault,
+      let defaultValue,
       let defaultTree = try? coding.encode(defaultValue), defaultTree.isTable
     {
       return try decodeOverDefault(value, defaultTree, key)
