@@ -51,8 +51,12 @@ extension SettingsStore {
   /// The line `systemctl status` shows: the generation, and files that keep their last good contents.
   var systemdStatus: String {
     let failed = Set(snapshot.diagnostics.filter { $0.severity == .error }.compactMap(\.error.path)).count
+    let rejected = declaredSettings.filter { $0.standingRejection()?.keptRunningValue == true }.count
     return "configuration generation \(generation)"
       + (failed == 0 ? "" : "; \(failed) file\(failed == 1 ? "" : "s") failed to load, last good kept")
+      + (rejected == 0
+        ? ""
+        : "; \(rejected) edit\(rejected == 1 ? "" : "s") rejected, running value\(rejected == 1 ? "" : "s") kept")
   }
 
   /// Loads the stack and publishes the new snapshot, if it differs from the current one; returns both

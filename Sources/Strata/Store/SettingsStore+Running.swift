@@ -125,6 +125,8 @@ extension SettingsStore {
       requests.finish()
       retries.finish()
     }
+    // The run ends when its task is cancelled: the service is stopping.
+    systemd?.stopping()
     state.withLock { state in
       state.files = nil
       state.notifier = nil

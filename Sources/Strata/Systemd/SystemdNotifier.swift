@@ -5,7 +5,8 @@ import StrataPlatform
 ///
 /// Give one to the store's run loop and it says `READY=1` once every layer listens, `RELOADING=1` with
 /// `MONOTONIC_USEC=` when a reload request (`SIGHUP`) arrives and `READY=1` again once that reload is
-/// applied, and `STATUS=` with the configuration's generation after each reload:
+/// applied, `STATUS=` with the configuration's generation (and the files that failed, the edits
+/// rejected) after each reload, and `STOPPING=1` when the run ends:
 ///
 /// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#SystemdNotifier -->
 /// ```swift

@@ -164,6 +164,19 @@ import Testing
       let broken = try #require(await systemd.until("READY=1"))
       #expect(broken.last?.contains { $0.hasSuffix("; 1 file failed to load, last good kept") } == true)
       #expect(settings.workers == 7)
+
+      // A value the setting refuses: the running value stays, and the status says so.
+      try replaceFile(dir + "/app.ini", with: "[server]\nworkers = many\n")
+      request.yield()
+      let rejected = try #require(await systemd.until("READY=1"))
+      #expect(
+        rejected.last?.contains { $0.hasSuffix("; 1 edit rejected, running value kept") } == true,
+        "\(rejected)")
+      #expect(settings.workers == 7)
+
+      // The run ends (the service stops): STOPPING=1.
+      running.cancel()
+      #expect(await systemd.until("STOPPING=1") != nil)
     }
   }
 }
