@@ -42,6 +42,7 @@ enum SvcFixtures {
 }
 
 /// A file layer the store's watcher does not watch: an edit is read only when a reload is asked for.
+/// The store watches every path a layer reports having read, so this one reports none.
 struct UnwatchedFileLayer: Layer {
   /// The file layer read.
   let inner: FileLayer
@@ -53,5 +54,9 @@ struct UnwatchedFileLayer: Layer {
     inner = FileLayer(scope: .system, files: [file])
   }
 
-  func load(_ context: LoadContext) -> LayerContents { inner.load(context) }
+  func load(_ context: LoadContext) -> LayerContents {
+    var contents = inner.load(context)
+    contents.paths = []
+    return contents
+  }
 }
