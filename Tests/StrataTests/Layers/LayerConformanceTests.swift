@@ -53,7 +53,7 @@ final class PositionlessSource: Layer, Sendable {
           guard rename(file + ".new", file) == 0 else { throw CocoaError(.fileWriteUnknown) }
         },
         breakIt: { try write("[broken\n", to: file) })
-      let failures = await kit.run()
+      let failures = await kit.run(timeout: .seconds(shortestWaitDeadline))
       #expect(failures.isEmpty, "\(failures)")
     }
   }
@@ -63,7 +63,7 @@ final class PositionlessSource: Layer, Sendable {
       try write("one", to: dir + "/token")
       let kit = LayerConformance(
         layer: KeyPerFileLayer(directory: dir), change: { try write("yes", to: dir + "/added") })
-      let failures = await kit.run()
+      let failures = await kit.run(timeout: .seconds(shortestWaitDeadline))
       #expect(failures.isEmpty, "\(failures)")
     }
   }
@@ -71,12 +71,13 @@ final class PositionlessSource: Layer, Sendable {
   @Test func anEnvironmentLayerConforms() async {
     let layer = EnvironmentLayer(
       prefix: "DEMO", variables: ["DEMO_SERVER_PORT": "7000"], declaredKeys: ["server.port"])
-    let failures = await LayerConformance(layer: layer).run()
+    let failures = await LayerConformance(layer: layer).run(timeout: .seconds(shortestWaitDeadline))
     #expect(failures.isEmpty, "\(failures)")
   }
 
   @Test func aCommandLineLayerConforms() async {
-    let failures = await LayerConformance(layer: CommandLineLayer(arguments: ["--server.port", "7000"])).run()
+    let failures = await LayerConformance(layer: CommandLineLayer(arguments: ["--server.port", "7000"])).run(
+      timeout: .seconds(shortestWaitDeadline))
     #expect(failures.isEmpty, "\(failures)")
   }
 
@@ -84,13 +85,15 @@ final class PositionlessSource: Layer, Sendable {
     let root = SettingValue(
       .table(SettingTable([("port", SettingValue(.integer(7000), origin: .codeDefault))])),
       origin: .codeDefault)
-    let failures = await LayerConformance(layer: StaticLayer(scope: .defaults, root: root)).run()
+    let failures = await LayerConformance(layer: StaticLayer(scope: .defaults, root: root)).run(
+      timeout: .seconds(shortestWaitDeadline))
     #expect(failures.isEmpty, "\(failures)")
   }
 
   @Test(arguments: [false, true]) func aPushingSourceConforms(waits: Bool) async {
     let source = PushingSource(waits: waits)
-    let failures = await LayerConformance(layer: source, change: { source.push("second") }).run()
+    let failures = await LayerConformance(layer: source, change: { source.push("second") }).run(
+      timeout: .seconds(shortestWaitDeadline))
     #expect(failures.isEmpty, "\(failures)")
   }
 
