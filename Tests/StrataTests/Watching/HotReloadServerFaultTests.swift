@@ -150,6 +150,33 @@ import Testing
     end
     """
 
+  /// The sample's main file with the greeting's two keys set to version `n` (`HowdyN`, `worldN`).
+  private static func version(_ n: Int, of original: String) -> String {
+    original.replacingOccurrences(
+      of: #"message = .*"#, with: "message = Howdy\(n)", options: .regularExpression
+    )
+    .replacingOccurrences(of: #"name = .*"#, with: "name = world\(n)", options: .regularExpression)
+  }
+
+  /// Starts `wrk` for `seconds` against the server with ``versionCheck`` (written into `dir`).
+  private func startLoad(in dir: String, port: String, seconds: Int) throws -> ChildProcess {
+    try write(Self.versionCheck, to: dir + "/check.lua")
+    return try ChildProcess(
+      "/usr/bin/wrk", ["-t1", "-c8", "-d\(seconds)s", "-s", dir + "/check.lua", "http://127.0.0.1:\(port)/"],
+      in: dir)
+  }
+
+  /// ``versionCheck``'s counts from `wrk`'s output: all answers, bad ones, the compiled-in greeting's,
+  /// and the summary line itself (the whole output when it has none).
+  private static func counts(_ output: String) -> (answers: Int?, bad: Int?, defaults: Int?, summary: String)
+  {
+    let summary =
+      output.split(separator: "\n").first { $0.hasPrefix("answers ") }.map(String.init) ?? output
+    let fields = summary.split(separator: " ")
+    guard fields.count > 5 else { return (nil, nil, nil, summary) }
+    return (Int(fields[1]), Int(fields[3]), Int(fields[5]), summary)
+  }
+
   /// `wrk` asks `GET /` over 8 connections while the main file is saved again and again, each version
   /// changing the greeting's two keys together, by each kind of writer, with `SIGHUP`s between: every
   /// answer is a version some save completed (never the compiled-in greeting, never half of an edit),
@@ -160,22 +187,14 @@ import Testing
       let root = try await copyRoot(dir)
       let ini = root + "/etc/hotreload/hotreload.ini"
       let original = try String(contentsOfFile: ini, encoding: .utf8)
-      func version(_ n: Int) -> String {
-        original.replacingOccurrences(
-          of: #"message = .*"#, with: "message = Howdy\(n)", options: .regularExpression
-        )
-        .replacingOccurrences(of: #"name = .*"#, with: "name = world\(n)", options: .regularExpression)
-      }
+      func version(_ n: Int) -> String { Self.version(n, of: original) }
       try write(version(0), to: ini)
-      try write(Self.versionCheck, to: dir + "/check.lua")
       let server = try startHotReloadServer(root: root, in: dir)
       guard let port = await port(of: server) else {
         Issue.record("the server did not start: \(server.transcript)")
         return
       }
-      let load = try ChildProcess(
-        "/usr/bin/wrk", ["-t1", "-c8", "-d6s", "-s", dir + "/check.lua", "http://127.0.0.1:\(port)/"], in: dir
-      )
+      let load = try startLoad(in: dir, port: port, seconds: 6)
       // The longest a save left no file at the path, timed around the steps that did (so at least as
       // long as the server could have seen it missing): on a busy machine the test's own steps can
       // stretch past the unit rule's grace, and the file is then gone by the rule.
@@ -215,12 +234,7 @@ import Testing
       }
       let (output, ending) = await load.finish(within: 120)
       #expect(ending == .exited(0), "\(output)")
-      let summary =
-        output.split(separator: "\n").first { $0.hasPrefix("answers ") }.map(String.init) ?? output
-      let fields = summary.split(separator: " ")
-      let answers = fields.count > 5 ? Int(fields[1]) : nil
-      let bad = fields.count > 5 ? Int(fields[3]) : nil
-      let defaults = fields.count > 5 ? Int(fields[5]) : nil
+      let (answers, bad, defaults, summary) = Self.counts(output)
       #expect((answers ?? 0) > 100, "\(summary)")
       #expect(bad == 0, "\(summary)")
       if longestMissing < grace {
@@ -245,21 +259,13 @@ import Testing
       let root = try await copyRoot(dir)
       let ini = root + "/etc/hotreload/hotreload.ini"
       let original = try String(contentsOfFile: ini, encoding: .utf8)
-      try write(
-        original.replacingOccurrences(
-          of: #"message = .*"#, with: "message = Howdy7", options: .regularExpression
-        )
-        .replacingOccurrences(of: #"name = .*"#, with: "name = world7", options: .regularExpression),
-        to: ini)
-      try write(Self.versionCheck, to: dir + "/check.lua")
+      try write(Self.version(7, of: original), to: ini)
       let server = try startHotReloadServer(root: root, in: dir)
       guard let port = await port(of: server) else {
         Issue.record("the server did not start: \(server.transcript)")
         return
       }
-      let load = try ChildProcess(
-        "/usr/bin/wrk", ["-t1", "-c8", "-d4s", "-s", dir + "/check.lua", "http://127.0.0.1:\(port)/"], in: dir
-      )
+      let load = try startLoad(in: dir, port: port, seconds: 4)
       let clock = ContinuousClock()
       let end = clock.now + .seconds(4)
       var signals = 0
@@ -270,11 +276,9 @@ import Testing
       }
       let (output, ending) = await load.finish(within: 120)
       #expect(ending == .exited(0), "\(output)")
-      let summary =
-        output.split(separator: "\n").first { $0.hasPrefix("answers ") }.map(String.init) ?? output
-      let fields = summary.split(separator: " ")
-      #expect(fields.count > 5 && (Int(fields[1]) ?? 0) > 100, "\(summary)")
-      #expect(fields.count > 5 && fields[3] == "0" && fields[5] == "0", "\(summary) after \(signals) SIGHUPs")
+      let (answers, bad, defaults, summary) = Self.counts(output)
+      #expect((answers ?? 0) > 100, "\(summary)")
+      #expect(bad == 0 && defaults == 0, "\(summary) after \(signals) SIGHUPs")
       #expect(try await httpGet("http://127.0.0.1:\(port)/") == "Howdy7, world7!\n")
       server.send(SIGTERM)
       #expect(await server.finish(within: 60).ending == .exited(0))
