@@ -62,6 +62,7 @@ struct DumpCommand {
         diagnostics += MisplacedDropIns(layout: layout, resolvePath: stack.options.resolvePath).warnings()
       }
       for diagnostic in diagnostics { output("\(diagnostic)\n") }
+      output(unreadWarning())
       // A summary of a file's diagnostics left out counts for all of them.
       let errorCount = diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.occurrences }
       let warningCount = diagnostics.filter { $0.severity == .warning }.reduce(0) { $0 + $1.occurrences }
@@ -92,6 +93,7 @@ struct DumpCommand {
       environmentPrefix: environmentPrefix)
     options.showSecrets = arguments.showSecrets
     for warning in unshownOptions() { errors(warning) }
+    errors(unreadWarning())
     if !arguments.noTruncate && isatty(STDOUT_FILENO) == 1 { options.maxWidth = terminalWidth() }
     do {
       if let key = arguments.key {
@@ -183,13 +185,22 @@ struct DumpCommand {
     let under = arguments.root.map { " under \($0)" } ?? ""
     return "config-dump: no configuration found for app '\(app)'\(under): looked in "
       + places.map { "\($0)/\(app).{\(mains)} and \(app).conf.d/" }.joined(separator: ", ")
-      + " and \(layout.environmentPrefix)_* variables\n" + unreadFiles(app: app, in: places)
+      + " and \(layout.environmentPrefix)_* variables\n" + unreadNote(app: app, in: places, prefix: "")
+  }
+
+  /// The warning that names the layout's YAML files this build cannot read, when other files were
+  /// found: the values shown are not the whole configuration. Empty without `--app` or such files.
+  func unreadWarning() -> String {
+    guard let app = arguments.app, let layout = appLayout else { return "" }
+    var places = [layout.vendorDirectory, layout.systemDirectory]
+    if let user = layout.userDirectory { places.append(user) }
+    return unreadNote(app: app, in: places, prefix: "warning: ")
   }
 
   /// The YAML files of the layout (`/etc/app/app.yaml`, `app.conf.d/10-x.yml`) when this build has no
   /// format for them, and the tool that reads them: a configuration in YAML is not "nothing". Other
   /// names (a package manager's `app.ini.dpkg-old`) are left unnamed, as the layers leave them.
-  func unreadFiles(app: String, in places: [String]) -> String {
+  func unreadNote(app: String, in places: [String], prefix: String) -> String {
     let resolve = arguments.root.map(rootResolver) ?? { $0 }
     func isUnreadYAML(_ name: String) -> Bool {
       (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && formats.format(forPath: name) == nil
@@ -208,7 +219,8 @@ struct DumpCommand {
       }
     }
     guard !unread.isEmpty else { return "" }
-    return "config-dump: not read: " + unread.joined(separator: ", ") + "; this config-dump has no YAML "
+    return "config-dump: \(prefix)not read: " + unread.joined(separator: ", ")
+      + "; this config-dump has no YAML "
       + "format, config-dump-yaml has (swift build -c release --package-path Integrations --product "
       + "config-dump-yaml)\n"
   }

@@ -2,6 +2,7 @@ public import Logging
 public import ServiceLifecycle
 public import Strata
 public import StrataLogging
+import Synchronization
 import UnixSignals
 
 /// A store's run loop as a swift-service-lifecycle `Service`: it watches the store's sources while the
@@ -15,6 +16,12 @@ import UnixSignals
 ///   gracefulShutdownSignals: [.sigterm], logger: logger)
 /// try await group.run()
 /// ```
+///
+/// With `serveControl: true` it also serves the store's control socket (see
+/// `SettingsStore.serveControl(at:)`), so that `config-dump --running APP` can ask the service what it
+/// uses now, plan an edit and set an override; the service is ready once the socket accepts
+/// connections too, and a socket that cannot be made (no runtime directory, one that others may write)
+/// ends the service with that error, as a port already in use would.
 ///
 /// `SIGHUP` is heard through ServiceLifecycle's `UnixSignalsSequence`, the machinery the group uses
 /// for `SIGTERM`, so each signal has one handler in the process: do not also call
@@ -36,6 +43,10 @@ public struct SettingsStoreService: Service {
   private let onReady: @Sendable () -> Void
   /// Told of readiness and of each reload request, for `Type=notify-reload` units.
   public let systemd: SystemdNotifier?
+  /// Whether the service serves the store's control socket.
+  public let servesControl: Bool
+  /// The control socket's path, when not the default `control.sock` in the runtime directory.
+  public let controlSocketPath: String?
 
   /// Creates the service.
   /// - Parameters:
@@ -47,57 +58,111 @@ public struct SettingsStoreService: Service {
   ///   - systemd: under a `Type=notify-reload` unit, `SystemdNotifier()`: `READY=1` once every source
   ///     is watched, `RELOADING=1` … `READY=1` around each `SIGHUP`'s reload (it does nothing outside
   ///     systemd).
-  ///   - onReady: called once the store watches every source.
+  ///   - serveControl: also serve the store's control socket, for `config-dump --running APP`.
+  ///   - controlSocketPath: the socket's path; by default `control.sock` in the service's runtime
+  ///     directory (`RuntimeDirectory=` in the unit, else `$XDG_RUNTIME_DIR/APP` or `/run/APP`).
+  ///   - onReady: called once the store watches every source (and the control socket, if served,
+  ///     accepts connections).
   public init(
     store: SettingsStore, logger: Logger? = nil, eventLevels: StoreEventLogger.Levels = .init(),
-    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil, onReady: @escaping @Sendable () -> Void = {}
+    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil, serveControl: Bool = false,
+    controlSocketPath: String? = nil, onReady: @escaping @Sendable () -> Void = {}
   ) {
     self.init(
       store: store, logger: logger, eventLevels: eventLevels,
-      reloadRequests: reloadOnHangup ? Self.hangups : nil, systemd: systemd, onReady: onReady)
+      reloadRequests: reloadOnHangup ? Self.hangups : nil, systemd: systemd, serveControl: serveControl,
+      controlSocketPath: controlSocketPath, onReady: onReady)
   }
 
   /// Creates the service with its own source of reload requests (tests).
   init(
     store: SettingsStore, logger: Logger?, eventLevels: StoreEventLogger.Levels = .init(),
     reloadRequests: (@Sendable (Logger?) async -> any AsyncSequence<Void, Never> & Sendable)?,
-    systemd: SystemdNotifier? = nil, onReady: @escaping @Sendable () -> Void
+    systemd: SystemdNotifier? = nil, serveControl: Bool = false, controlSocketPath: String? = nil,
+    onReady: @escaping @Sendable () -> Void
   ) {
     self.store = store
     self.logger = logger
     self.eventLevels = eventLevels
     self.reloadRequests = reloadRequests
     self.systemd = systemd
+    self.servesControl = serveControl
+    self.controlSocketPath = controlSocketPath
     self.onReady = onReady
   }
 
   /// Runs until the group shuts down gracefully or the task is cancelled.
+  /// - Throws: the control socket's `StrataError` when it was asked for and cannot be made.
   public func run() async throws {
     // Subscribe and trap before the loop starts, so that nothing between here and readiness is lost.
     let (store, logger, onReady, systemd) = (self.store, self.logger, self.onReady, self.systemd)
-    let levels = eventLevels
+    let (levels, servesControl, controlSocketPath) = (eventLevels, self.servesControl, self.controlSocketPath)
     let events = logger.map { _ in store.events }
     let requests = await reloadRequests?(logger)
-    await cancelWhenGracefulShutdown {
-      await withDiscardingTaskGroup { group in
-        if let logger, let events {
+    // Ready once the store watches every source and the control socket, if any, accepts connections.
+    let readiness = Readiness(parts: servesControl ? 2 : 1) {
+      logger?.info(
+        "configuration: watching for changes from generation \(store.generation)",
+        metadata: ["strata.event": "ready", "strata.reloadOnHangup": "\(requests != nil)"])
+      onReady()
+    }
+    do {
+      try await cancelWhenGracefulShutdown {
+        try await withThrowingDiscardingTaskGroup { group in
+          if let logger, let events {
+            group.addTask {
+              await StoreEventLogger(logger: logger, levels: levels).log(events: events, of: store)
+            }
+          }
+          if servesControl {
+            group.addTask {
+              do {
+                try await store.serveControl(at: controlSocketPath) { path in
+                  logger?.info(
+                    "configuration: control socket at \(path)",
+                    metadata: ["strata.event": "controlListening", "strata.path": "\(path)"])
+                  readiness.arrive()
+                }
+              } catch {
+                logger?.error(
+                  "configuration: cannot serve the control socket: \(error)",
+                  metadata: ["strata.event": "controlFailed"])
+                throw error
+              }
+            }
+          }
           group.addTask {
-            await StoreEventLogger(logger: logger, levels: levels).log(events: events, of: store)
+            if let requests {
+              await store.run(reloadRequests: requests, notifying: systemd, onReady: readiness.arrive)
+            } else {
+              await store.run(notifying: systemd, onReady: readiness.arrive)
+            }
+            throw RunEnded()  // ends the other parts
           }
         }
-        let ready: @Sendable () -> Void = {
-          logger?.info(
-            "configuration: watching for changes from generation \(store.generation)",
-            metadata: ["strata.event": "ready", "strata.reloadOnHangup": "\(requests != nil)"])
-          onReady()
-        }
-        if let requests {
-          await store.run(reloadRequests: requests, notifying: systemd, onReady: ready)
-        } else {
-          await store.run(notifying: systemd, onReady: ready)
-        }
-        group.cancelAll()
       }
+    } catch is RunEnded {}
+  }
+
+  /// Thrown by the run loop's part when it returns, so that the group ends the other parts.
+  private struct RunEnded: Error {}
+
+  /// Calls `body` once every one of `parts` has arrived.
+  private final class Readiness: Sendable {
+    private let remaining: Mutex<Int>
+    private let body: @Sendable () -> Void
+
+    init(parts: Int, _ body: @escaping @Sendable () -> Void) {
+      remaining = Mutex(parts)
+      self.body = body
+    }
+
+    @Sendable func arrive() {
+      let now = remaining.withLock { remaining in
+        remaining -= 1
+        return remaining
+      }
+      if now == 0 { body() }
     }
   }
 

@@ -44,6 +44,9 @@ enum YAMLErrors {
           "a second YAML document starts here; a configuration file holds one document (split the file or "
             + "remove the '---')", mark)
       }
+      if problem == "found undefined alias", let message = undefinedAlias(at: mark, text: &text) {
+        return located(.syntax, message, mark)
+      }
       return located(.syntax, message(problem, context, text: &text), mark)
     case .reader(let problem, let offset, _, _):
       // Yams counts the offset in characters of the string it was given.
@@ -57,6 +60,39 @@ enum YAMLErrors {
     default:
       return StrataError(.syntax, "\(error)", path: path)
     }
+  }
+
+  /// What an alias that names no finished anchor is: inside the node its own anchor names (a value
+  /// that would contain itself, which libyaml leaves undefined and Strata refuses), or before any
+  /// anchor of its name. `nil` when the alias cannot be read at `mark`.
+  private static func undefinedAlias(at mark: Mark, text: inout YAMLText) -> String? {
+    let bytes = text.bytes
+    let start = text.offset(of: mark)
+    guard start < bytes.count, bytes[start] == UInt8(ascii: "*") else { return nil }
+    func isNameByte(_ byte: UInt8) -> Bool {
+      !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ",")
+        || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "{")
+        || byte == UInt8(ascii: "}"))
+    }
+    var end = start + 1
+    while end < bytes.count && isNameByte(bytes[end]) { end += 1 }
+    let name = Array(bytes[(start + 1)..<end])
+    let anchor = [UInt8(ascii: "&")] + name
+    // The last `&name` before the alias, as a whole token.
+    var offset = start - anchor.count
+    while offset >= 0 {
+      if bytes[offset..<(offset + anchor.count)].elementsEqual(anchor)
+        && (offset + anchor.count == bytes.count || !isNameByte(bytes[offset + anchor.count]))
+      {
+        let (line, column) = text.position(ofOffset: offset)
+        let shown = String(decoding: name, as: UTF8.self)
+        return "the alias *\(shown) is inside the node its anchor &\(shown) (at \(line):\(column)) names: "
+          + "a value that contains itself has no end, and is refused"
+      }
+      offset -= 1
+    }
+    let shown = String(decoding: name, as: UTF8.self)
+    return "the alias *\(shown) names no anchor: an anchor '&\(shown)' must come before its aliases"
   }
 
   /// libyaml's problem, and its context at Strata's line and byte column.

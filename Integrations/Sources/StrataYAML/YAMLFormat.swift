@@ -26,7 +26,9 @@ import Yams
 /// - **Null** unsets: a key set to null is left out of its table; a null sequence element is dropped
 ///   with a warning (as JSON's `null` is).
 /// - **Anchors and aliases** are expanded; the expansion counts towards ``ParseOptions/maxValues``, so
-///   that a billion-laughs document is a `tooManyValues` error. An alias cannot be a key.
+///   that a billion-laughs document is a `tooManyValues` error. An alias cannot be a key, and an alias
+///   inside the node its own anchor names (`a: &x` then `  b: *x`: a value that contains itself) is a
+///   `syntax` error that says so.
 /// - **Merge keys** (`<<: *base`, `<<: [*a, *b]`) copy the keys the mapping does not set itself; in a
 ///   list, earlier mappings win.
 /// - **One document per file.** A second document (after `---`) is a `syntax` error at its start.
@@ -66,7 +68,7 @@ public struct YAMLFormat: ConfigFormat {
     guard let string = String(validating: body, as: UTF8.self) else {
       throw YAMLErrors.invalidUTF8(in: text, path: path)
     }
-    try YAMLPreflight.check(body, path: path, maxDepth: options.maxDepth)
+    let hasAliases = try YAMLPreflight.check(body, path: path, maxDepth: options.maxDepth)
     let root: Node?
     do {
       let parser = try Parser(yaml: string, resolver: Self.resolver, encoding: .utf8)
@@ -76,7 +78,7 @@ public struct YAMLFormat: ConfigFormat {
     } catch {
       throw StrataError(.syntax, "\(error)", path: path)
     }
-    var builder = YAMLTreeBuilder(path: path, text: text, options: options)
+    var builder = YAMLTreeBuilder(path: path, text: text, options: options, hasAliases: hasAliases)
     let tree = try builder.root(root)
     return Document(path: path, root: tree, diagnostics: builder.diagnostics)
   }

@@ -23,6 +23,8 @@ struct YAMLPreflight {
   private var line = 1
   private var lineStart = 0
   private var flowDepth = 0
+  /// Aliases (`*name`) found, for the message of a document that expands past its limit.
+  private var aliases = 0
 
   private init(bytes: [UInt8], path: String, maxDepth: Int) {
     self.bytes = bytes
@@ -30,12 +32,13 @@ struct YAMLPreflight {
     self.maxDepth = maxDepth
   }
 
-  /// Checks a file's bytes.
+  /// Checks a file's bytes; returns whether the document has an alias (`*name`).
   /// - Throws: `nestingTooDeep` when the nesting may pass `maxDepth`; `typeMismatch` for a key that
   ///   is an alias or a collection, or an explicit `? ` key not followed by a scalar on its line.
-  static func check(_ bytes: [UInt8], path: String, maxDepth: Int) throws(StrataError) {
+  static func check(_ bytes: [UInt8], path: String, maxDepth: Int) throws(StrataError) -> Bool {
     var pass = YAMLPreflight(bytes: bytes, path: path, maxDepth: maxDepth)
     try pass.run()
+    return pass.aliases > 0
   }
 
   private func error(_ code: StrataError.Code, _ message: String, at offset: Int) -> StrataError {
@@ -102,7 +105,12 @@ struct YAMLPreflight {
       }
       var levels = indent
       var countedValueIndicator = false
+      // `tokenStart`: after a blank (where `#` starts a comment). `nodeStart`: where a node may begin
+      // (the line's start, after `- `, `? `, `: `, and in a flow collection after `[`, `{`, `,`), the
+      // only place where `[`, `{`, `*`, `&`, `!`, `?`, `-`, `|`, `>` and a quote are indicators: inside
+      // a plain scalar they are text (`q: sure ?`, `ps: x [a]::b`).
       var tokenStart = true
+      var nodeStart = true
       while cursor < end {
         let current = bytes[cursor]
         if let open = quote {
@@ -126,20 +134,32 @@ struct YAMLPreflight {
         } else if current == UInt8(ascii: "#") && tokenStart {
           cursor = end
           continue
-        } else if (current == UInt8(ascii: "'") || current == UInt8(ascii: "\"")) && tokenStart {
+        } else if (current == UInt8(ascii: "'") || current == UInt8(ascii: "\"")) && nodeStart {
           quote = current
           tokenStart = false
-        } else if isOpen && (tokenStart || flowDepth > 0) {
+          nodeStart = false
+        } else if isOpen && (nodeStart || flowDepth > 0) {
           flowDepth += 1
           try checkDepth(levels + flowDepth, at: cursor)
           tokenStart = true
+          nodeStart = true
         } else if isClose && flowDepth > 0 {
           flowDepth -= 1
           tokenStart = false
+          nodeStart = false
           if byte(skippingSpaces(from: cursor + 1)) == UInt8(ascii: ":") {
             throw error(.typeMismatch, "a sequence or mapping as a key; a key must be a string", at: cursor)
           }
-        } else if current == UInt8(ascii: "*") && tokenStart {
+        } else if (current == UInt8(ascii: "&") || current == UInt8(ascii: "!")) && nodeStart {
+          // An anchor or a tag: the node it belongs to starts after it.
+          while let next = byte(cursor), !Self.isBlank(next), flowDepth == 0 || !Self.isFlowIndicator(next) {
+            cursor += 1
+          }
+          tokenStart = false
+          continue
+        } else if current == UInt8(ascii: "*") && nodeStart {
+          aliases += 1
+          nodeStart = false
           var nameEnd = cursor + 1
           while let next = byte(nameEnd), Self.isAnchorCharacter(next) { nameEnd += 1 }
           if isValueIndicator(at: skippingSpaces(from: nameEnd)) {
@@ -149,7 +169,7 @@ struct YAMLPreflight {
           cursor = nameEnd
           tokenStart = false
           continue
-        } else if current == UInt8(ascii: "?") && tokenStart && Self.isBlank(byte(cursor + 1)) {
+        } else if current == UInt8(ascii: "?") && nodeStart && Self.isBlank(byte(cursor + 1)) {
           // An explicit key: fine before a scalar on its line (libyaml writes keys of more than 128
           // characters so), refused before anything that can start a collection or an alias.
           let next = skippingSpaces(from: cursor + 1)
@@ -162,7 +182,7 @@ struct YAMLPreflight {
           levels += 1
           try checkDepth(levels + flowDepth, at: cursor)
           tokenStart = true
-        } else if current == UInt8(ascii: "-") && tokenStart && flowDepth == 0
+        } else if current == UInt8(ascii: "-") && nodeStart && flowDepth == 0
           && Self.isBlank(byte(cursor + 1))
         {
           levels += 1
@@ -177,7 +197,8 @@ struct YAMLPreflight {
             try checkDepth(levels, at: cursor)
           }
           tokenStart = true
-        } else if (current == UInt8(ascii: "|") || current == UInt8(ascii: ">")) && tokenStart
+          nodeStart = true
+        } else if (current == UInt8(ascii: "|") || current == UInt8(ascii: ">")) && nodeStart
           && flowDepth == 0
         {
           // A block scalar: the lines indented deeper than this one are its text.
@@ -189,8 +210,10 @@ struct YAMLPreflight {
           continue
         } else if current == UInt8(ascii: ",") {
           tokenStart = flowDepth > 0
+          nodeStart = flowDepth > 0
         } else {
           tokenStart = false
+          nodeStart = false
         }
         cursor += 1
       }

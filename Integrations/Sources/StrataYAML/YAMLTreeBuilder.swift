@@ -17,7 +17,11 @@ struct YAMLTreeBuilder {
   /// Warnings: `null` elements of sequences, which are dropped.
   private(set) var diagnostics: [Diagnostic] = []
 
-  init(path: String, text: YAMLText, options: ParseOptions) {
+  /// Whether the file has an alias: the limit's message says which kind of document reached it.
+  let hasAliases: Bool
+
+  init(path: String, text: YAMLText, options: ParseOptions, hasAliases: Bool) {
+    self.hasAliases = hasAliases
     self.path = path
     self.text = text
     self.maxValues = options.maxValues
@@ -59,10 +63,12 @@ struct YAMLTreeBuilder {
   private mutating func value(_ node: Node, depth: Int) throws(StrataError) -> SettingValue? {
     made += 1
     if made > maxValues {
-      throw error(
-        .tooManyValues,
-        "the document expands to more than \(maxValues) values (ParseOptions.maxValues): its aliases "
-          + "repeat the nodes they name (a billion-laughs document?)", at: node.mark)
+      let message =
+        hasAliases
+        ? "the document expands to more than \(maxValues) values (ParseOptions.maxValues): its aliases "
+          + "repeat the nodes they name (a billion-laughs document?)"
+        : "the document has more than \(maxValues) values (ParseOptions.maxValues)"
+      throw error(.tooManyValues, message, at: node.mark)
     }
     if depth > maxDepth {
       throw error(

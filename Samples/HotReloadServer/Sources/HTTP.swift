@@ -110,29 +110,10 @@ final class Listener: Sendable {
   /// the cooperative pool's few threads are not for blocking. Returns only when the task is cancelled
   /// (the thread serves on until the process ends).
   func serveOnItsOwnThread(_ handle: @escaping @Sendable (Request) -> Response) async {
-    final class Work: Sendable {
-      let body: @Sendable () -> Void
-      init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let work = Unmanaged.passRetained(Work { self.serve(handle) }).toOpaque()
-    #if canImport(Darwin)
-      var thread: pthread_t? = nil
-    #else
-      var thread = pthread_t()
-    #endif
-    let started = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<Work>.fromOpaque(Listener.unwrap(context)).takeRetainedValue().body()
-        return nil
-      }, work)
-    guard started == 0 else { fatalError("hot-reload-server: cannot start a thread: error \(started)") }
+    startThread { self.serve(handle) }
     // The thread serves until the process ends; this task waits with it, holding no thread.
     while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
   }
-
-  /// A thread's argument, whichever way the C library declares it.
-  private static func unwrap(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer { context! }
 
   private func readRequest(_ client: Int32) -> Request? {
     var data: [UInt8] = []

@@ -43,14 +43,23 @@ if arguments.contains("--help") {
     """)
   exit(0)
 }
-// SIGTERM (systemctl stop, a test's clean-up) and SIGINT (Ctrl-C) end the server at once, even if
-// whoever started it left them blocked: the main thread sits in accept() with nothing to flush.
+// SIGTERM (systemctl stop, a test's clean-up) and SIGINT (Ctrl-C) stop the server: their handler
+// writes a byte to a pipe (`write` is one of the few calls a signal handler may make), a thread of its
+// own reads it, and the server's parts are cancelled, so that the store's run loop ends normally and
+// tells systemd STOPPING=1. The handler reads only this file's global, set before it is installed
+// (a global of main.swift is initialized in place, as the file's code runs).
+nonisolated(unsafe) var stopPipeWriteEnd: Int32 = -1
+let stopRequested = Termination.readingAPipe { stopPipeWriteEnd = $0 }
 var endSignals = sigset_t()
 sigemptyset(&endSignals)
 for ending in [SIGTERM, SIGINT] {
   sigaddset(&endSignals, ending)
-  _ = signal(ending) { _ in _exit(0) }
+  _ = signal(ending) { _ in
+    var byte: UInt8 = 1
+    _ = write(stopPipeWriteEnd, &byte, 1)
+  }
 }
+// Whoever started the server may have left them blocked (the mask is inherited through exec).
 pthread_sigmask(SIG_UNBLOCK, &endSignals, nil)
 // From the start: `systemctl reload` while the files load must reload, not kill the server.
 SettingsStore.catchHangupSignals()
@@ -125,9 +134,14 @@ do {
   exit(1)
 }
 say("listening on http://\(listening.host):\(listener.port)")
-// The server's parts run as children of one task group, for as long as the process (SIGTERM ends it).
-// The accept loop blocks its thread, so it gets a thread of its own rather than one of the pool's.
-await withDiscardingTaskGroup { group in
+// The server's parts run as children of one task group until SIGTERM or SIGINT: then the group is
+// cancelled, the store's run loop says STOPPING=1 and returns, and so do the other parts. The accept
+// loop blocks its thread, so it gets a thread of its own rather than one of the pool's.
+try? await withThrowingDiscardingTaskGroup { group in
+  group.addTask {
+    await stopRequested.wait()
+    throw CancellationError()  // cancels the other parts
+  }
   // Log what changes: a new subscription to `events` first hears every problem standing now
   // (start-up ones included) as a `diagnosed` event, so printing `store.diagnostics` too would print
   // each of them twice.
@@ -147,9 +161,9 @@ await withDiscardingTaskGroup { group in
   group.addTask {
     do {
       try await store.serveControl()
-    } catch {
+    } catch  where !Task.isCancelled {
       say("hot-reload-server: no control socket: \(error)", to: STDERR_FILENO)
-    }
+    } catch {}
   }
   group.addTask {
     await listener.serveOnItsOwnThread(handle)

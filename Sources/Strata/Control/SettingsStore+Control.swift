@@ -28,8 +28,17 @@ extension SettingsStore {
   ///   before serving anything: no runtime directory, a store without an app name and no `path`,
   ///   another process serving there already.
   public func serveControl(at path: String? = nil) async throws(StrataError) {
+    try await serveControl(at: path) { _ in }
+  }
+
+  /// Serves the store's control socket as ``serveControl(at:)`` does, and calls `onListening` with the
+  /// socket's path once it accepts connections (a service that reports itself ready only then).
+  public func serveControl(
+    at path: String? = nil, onListening: @escaping @Sendable (String) -> Void
+  ) async throws(StrataError) {
     let server = try startControl(
       at: path, clock: MonotonicControlClock(), mode: 0o600, environment: ProcessInfo.processInfo.environment)
+    onListening(server.path)
     await withTaskCancellationHandler {
       await server.finished()
     } onCancel: {

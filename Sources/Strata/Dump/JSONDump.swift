@@ -1,4 +1,7 @@
 /// The `json` format: the merged tree, or with origins, each leaf as `{"value": …, "origin": …}`.
+///
+/// JSON has no infinity or NaN: a double that is one (YAML's `.inf`, TOML's `nan`) is written as the
+/// string `"inf"`, `"-inf"` or `"nan"`, which Swift's `Double(_:)` and Python's `float()` read back.
 enum JSONDump {
   static func render(_ tree: SettingValue, entries: [Snapshot.Entry], options: DumpOptions)
     throws(StrataError)
@@ -9,7 +12,7 @@ enum JSONDump {
       // Each leaf of the tree becomes its annotated form; tables, empty ones too, stay where they are.
       for entry in entries { output.set(annotated(entry, showShadowed: options.showShadowed), at: entry.key) }
     }
-    return String(decoding: try JSONFormat().serialize(output), as: UTF8.self)
+    return String(decoding: try JSONSerializer.serialize(output, nonFiniteAsText: true), as: UTF8.self)
   }
 
   /// `{"value": v, "origin": "…", "shadowed": [{"value": …, "origin": …}]}`.
@@ -33,9 +36,11 @@ enum JSONDump {
 
   /// A JSON text for any value, including scalars (serialized inside a one-key table, then cut out).
   static func fragment(_ value: SettingValue) throws(StrataError) -> String {
-    if value.isTable { return String(decoding: try JSONFormat().serialize(value), as: UTF8.self) }
+    if value.isTable {
+      return String(decoding: try JSONSerializer.serialize(value, nonFiniteAsText: true), as: UTF8.self)
+    }
     let wrapped = SettingValue(.table(SettingTable([("v", value)])), origin: value.origin)
-    var text = String(decoding: try JSONFormat().serialize(wrapped), as: UTF8.self)
+    var text = String(decoding: try JSONSerializer.serialize(wrapped, nonFiniteAsText: true), as: UTF8.self)
     // `{\n  "v": X\n}\n` → X, re-indented by two fewer spaces.
     guard let colon = text.firstIndex(of: ":") else { return text }
     text = String(text[text.index(colon, offsetBy: 2)...])

@@ -172,4 +172,25 @@ import Testing
       #expect(!run.errors.contains("dpkg-old"), "\(run)")
     }
   }
+
+  /// The same YAML files beside a file this build reads: the values shown are printed, and a warning
+  /// says they are not the whole configuration (on standard error, and in `--check`'s report).
+  @Test func yamlFilesBesideReadableOnesAreNamedToo() async throws {
+    try await withTemporaryDirectory { dir in
+      try write("[server]\nport = 81\n", to: dir + "/etc/yapp/yapp.ini")
+      try write("server:\n  host: x\n", to: dir + "/etc/yapp/yapp.conf.d/10-host.yml")
+      let run = try await runConfigDump(["--root", dir, "--app", "yapp"])
+      #expect(run.status == 0 && run.output.contains("81"), "\(run)")
+      #expect(
+        run.errors.contains(
+          "config-dump: warning: not read: \(dir)/etc/yapp/yapp.conf.d/10-host.yml; this config-dump has no YAML"
+        ),
+        "\(run)")
+      let check = try await runConfigDump(["--root", dir, "--app", "yapp", "--check"])
+      #expect(check.output.contains("warning: not read: \(dir)/etc/yapp/yapp.conf.d/10-host.yml"), "\(check)")
+      try FileManager.default.removeItem(atPath: dir + "/etc/yapp/yapp.conf.d/10-host.yml")
+      let clean = try await runConfigDump(["--root", dir, "--app", "yapp"])
+      #expect(clean.status == 0 && !clean.errors.contains("not read"), "\(clean)")
+    }
+  }
 }

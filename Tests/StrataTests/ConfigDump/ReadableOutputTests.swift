@@ -162,4 +162,31 @@ final class LevelSettings: SettingsGroup, @unchecked Sendable {
       #expect(tree.value(atComponents: ["b", "c", "value"])?.kind == .integer(1))
     }
   }
+
+  /// JSON has no infinity or NaN: a dump writes them as strings rather than failing the whole file, in
+  /// every JSON view (the tree, with origins, one key, `--watch`'s lines use the same writer), and
+  /// the other formats print them as their own syntax has them.
+  @Test func infinityAndNaNPrintInEveryFormatWithoutFailingTheDump() async throws {
+    try await withTemporaryDirectory { dir in
+      try write("a = inf\nb = -inf\nc = nan\nd = 1.5\n[t]\nx = [inf, 2.0]\n", to: dir + "/app.toml")
+      let json = try await runConfigDump([dir + "/app.toml", "--format", "json"])
+      #expect(json.status == 0, "\(json.errors)")
+      let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+      #expect(parsed?["a"] as? String == "inf" && parsed?["b"] as? String == "-inf")
+      #expect(parsed?["c"] as? String == "nan" && parsed?["d"] as? Double == 1.5)
+      #expect((parsed?["t"] as? [String: Any])?["x"] as? [AnyHashable] == ["inf", 2.0])
+      let origins = try await runConfigDump([dir + "/app.toml", "--format", "json", "--show-origin"])
+      #expect(origins.status == 0 && origins.output.contains(#""value": "-inf""#), "\(origins.errors)")
+      let one = try await runConfigDump([dir + "/app.toml", "--key", "c", "--format", "json"])
+      #expect(one.status == 0 && one.output.hasPrefix(#""nan""#), "\(one.output) \(one.errors)")
+      for format in ["table", "ini", "plist"] {
+        let dump = try await runConfigDump([dir + "/app.toml", "--format", format])
+        #expect(dump.status == 0 && dump.output.contains("-inf") && dump.output.contains("nan"), "\(format)")
+      }
+    }
+    // Writing a JSON file still refuses them: the file would read back as other values.
+    let tree = SettingValue(
+      .table(SettingTable([("a", SettingValue(.double(.infinity), origin: .runtime))])), origin: .runtime)
+    #expect(throws: StrataError.self) { try JSONFormat().serialize(tree) }
+  }
 }

@@ -181,7 +181,8 @@ import Testing
   }
 }
 
-/// The sample server under a fake systemd: `systemctl reload` (SIGHUP) waits for its READY=1.
+/// The sample server under a fake systemd: `systemctl reload` (SIGHUP) waits for its READY=1, and
+/// `systemctl stop` (SIGTERM) hears STOPPING=1.
 @Suite struct SystemdSampleTests {
   @Test func hotReloadServerSaysReadyAndAnswersSIGHUPWithReloadingThenReady() async throws {
     try await withTemporaryDirectory { dir in
@@ -198,6 +199,8 @@ import Testing
       #expect(reload.first?.first == "RELOADING=1")
       #expect(reload.first?.last?.hasPrefix("MONOTONIC_USEC=") == true)
       server.send(SIGTERM)
+      // `systemctl stop`: the run loop ends and says so before the process exits.
+      #expect(await systemd.until("STOPPING=1") != nil, "\(server.transcript)")
       #expect(await server.finish(within: 60).ending == .exited(0))
     }
   }

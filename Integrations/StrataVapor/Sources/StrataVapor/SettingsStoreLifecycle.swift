@@ -21,6 +21,10 @@ public import Vapor
 /// its standing problems at start (an unknown key with a "did you mean") are logged to `logger`.
 /// `SIGHUP` is handled as `SettingsStoreService` (StrataServiceLifecycle) handles it, which this type
 /// runs: do not also call `store.run(reloadOnHangup: true)` or `SettingsStore.catchHangupSignals()`.
+///
+/// With `serveControl: true` it also serves the store's control socket, for `config-dump --running
+/// APP`: boot waits until the socket accepts connections, and fails with the socket's error when it
+/// cannot be made.
 public struct SettingsStoreLifecycle: LifecycleHandler {
   /// The store whose sources are watched.
   public let store: SettingsStore
@@ -32,12 +36,18 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
   public let reloadsOnHangup: Bool
   /// Told of readiness and of each reload request, for `Type=notify-reload` units.
   public let systemd: SystemdNotifier?
+  /// Whether the store's control socket is served.
+  public let servesControl: Bool
+  /// The control socket's path, when not the default `control.sock` in the runtime directory.
+  public let controlSocketPath: String?
   /// The running loop, from boot to shutdown.
   private let running = Running()
 
   /// The task that runs the store's loop (a `LifecycleHandler` has no scope of its own to run it in).
   private final class Running: Sendable {
     let task = Mutex<Task<Void, Never>?>(nil)
+    /// Why the loop ended before it was ready (the control socket could not be made).
+    let failure = Mutex<(any Error)?>(nil)
   }
 
   /// Creates the handler; register it with `app.lifecycle.use(_:)`.
@@ -48,10 +58,16 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
   ///   - eventLevels: the level of each kind of event (default: a reload at `debug`, problems at `info`).
   ///   - reloadOnHangup: read every source again on `SIGHUP` (`systemctl reload`).
   ///   - systemd: under a `Type=notify-reload` unit, `SystemdNotifier()` (it does nothing outside systemd).
+  ///   - serveControl: also serve the store's control socket, for `config-dump --running APP`.
+  ///   - controlSocketPath: the socket's path; by default `control.sock` in the service's runtime
+  ///     directory (`RuntimeDirectory=` in the unit, else `$XDG_RUNTIME_DIR/APP` or `/run/APP`).
   public init(
     store: SettingsStore, logger: Logger? = nil, eventLevels: StoreEventLogger.Levels = .init(),
-    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil
+    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil, serveControl: Bool = false,
+    controlSocketPath: String? = nil
   ) {
+    self.servesControl = serveControl
+    self.controlSocketPath = controlSocketPath
     self.store = store
     self.logger = logger
     self.eventLevels = eventLevels
@@ -59,11 +75,14 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
     self.systemd = systemd
   }
 
-  /// Starts the store's run loop and returns once it watches every source.
+  /// Starts the store's run loop and returns once it watches every source (and the control socket,
+  /// if served, accepts connections).
+  /// - Throws: the control socket's error when it cannot be made.
   public func willBootAsync(_ application: Application) async throws {
     let (ready, readiness) = AsyncStream<Void>.makeStream()
     start { readiness.finish() }
     for await _ in ready {}  // ends at readiness, or when the loop ends before it
+    if let failure = running.failure.withLock({ $0 }) { throw failure }
   }
 
   /// Starts the store's run loop without waiting for it to watch (an application booted without `async`).
@@ -86,11 +105,16 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
   private func start(onReady: @escaping @Sendable () -> Void) {
     let service = SettingsStoreService(
       store: store, logger: logger, eventLevels: eventLevels, reloadOnHangup: reloadsOnHangup,
-      systemd: systemd, onReady: onReady)
+      systemd: systemd, serveControl: servesControl, controlSocketPath: controlSocketPath, onReady: onReady)
+    let running = running
     running.task.withLock { task in
       guard task == nil else { return onReady() }
       task = Task {
-        try? await service.run()  // it throws nothing; it returns when cancelled
+        do {
+          try await service.run()  // it returns when cancelled, and throws only the control socket's error
+        } catch {
+          running.failure.withLock { $0 = error }
+        }
         onReady()
       }
     }

@@ -16,10 +16,17 @@ struct JSONSerializer {
   private var output: [UInt8] = []
   /// One line (`{"a": 1, "b": [2, 3]}`) instead of indented lines, for JSON-lines output.
   private var compact = false
+  /// Whether an infinite or NaN double is written as the string `"inf"`, `"-inf"` or `"nan"` (a view
+  /// of the values, such as `config-dump`'s) rather than refused (a file, which would read back
+  /// different).
+  private var nonFiniteAsText = false
 
   /// Serializes any value (a table, for a configuration file).
-  static func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
+  /// - Parameter nonFiniteAsText: write an infinite or NaN double as `"inf"`, `"-inf"` or `"nan"`
+  ///   instead of refusing it.
+  static func serialize(_ value: SettingValue, nonFiniteAsText: Bool = false) throws(StrataError) -> [UInt8] {
     var serializer = JSONSerializer()
+    serializer.nonFiniteAsText = nonFiniteAsText
     try serializer.write(value, depth: 0)
     serializer.output.append(UInt8(ascii: "\n"))
     return serializer.output
@@ -29,6 +36,7 @@ struct JSONSerializer {
   static func serializeLine(_ value: SettingValue) throws(StrataError) -> String {
     var serializer = JSONSerializer()
     serializer.compact = true
+    serializer.nonFiniteAsText = true
     try serializer.write(value, depth: 0)
     return String(decoding: serializer.output, as: UTF8.self)
   }
@@ -85,6 +93,7 @@ struct JSONSerializer {
   /// round-trips (Swift's `description`), with `.0` added when that form would read as an integer.
   private mutating func writeDouble(_ number: Double, origin: Origin) throws(StrataError) {
     guard number.isFinite else {
+      if nonFiniteAsText { return writeString(number.isNaN ? "nan" : number < 0 ? "-inf" : "inf") }
       throw StrataError(
         .invalidValue, "cannot write \(number) (at \(origin)): JSON has no infinity or NaN")
     }
