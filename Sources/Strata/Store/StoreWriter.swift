@@ -7,6 +7,9 @@ final class StoreWriter: Sendable {
   private let options: ParseOptions
   /// Held while a file is written; the count of writes.
   private let lock = Locked(0)
+  /// How long a write waits for another process that holds the directory's lock
+  /// (``WriterLock/defaultTimeout``); a test that holds it on a busy machine allows more.
+  let lockPatience = Locked(WriterLock.defaultTimeout)
 
   init(target: WriteTarget, options: ParseOptions) {
     self.target = target
@@ -24,7 +27,8 @@ final class StoreWriter: Sendable {
     try lock.withLock { count throws(StrataError) in
       count += 1
       return try FileWriter.write(
-        value, forKey: key, toFile: path, options: options, isUnchanged: isUnchanged)
+        value, forKey: key, toFile: path, options: options, lockTimeout: lockPatience.withLock { $0 },
+        isUnchanged: isUnchanged)
     }
   }
 }

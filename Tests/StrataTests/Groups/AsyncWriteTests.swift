@@ -15,8 +15,12 @@ import Testing
   }
 
   func store(_ dir: String) -> SettingsStore {
-    SettingsStore(
+    let store = SettingsStore(
       layers: [FileLayer(scope: .user, files: [dir + "/app.json"])], writeTarget: .file(dir + "/app.json"))
+    // The test holds the lock until its task has checked the pool, which a machine busy with other
+    // tests may not run for seconds: the writes wait longer than a program's would.
+    store.writer.lockPatience.withLock { $0 = .seconds(300) }
+    return store
   }
 
   @Test func writesWaitingForAHeldLockLeaveThePoolFree() async throws {
@@ -46,7 +50,7 @@ import Testing
           }
         }
         // Work that needs a thread of the pool runs while they wait. Had the writes blocked the pool's
-        // threads, it would wait until their locks' 10 s are up, and they would then fail.
+        // threads, it would wait until their locks' patience is up, and they would then fail.
         let ran = await Task.detached {
           await Task.yield(); return 42
         }.value

@@ -207,20 +207,3 @@ import Testing
     }
   }
 }
-
-/// Reloads `store` until `condition` holds, for up to `seconds`; whether it held (looked at once more at
-/// the deadline). A closed file can count as open for writing for a moment after its `close`: a child
-/// process another test is starting holds a copy of every descriptor until its `exec`, and a running
-/// store's retry would read it again; here the test reloads.
-private func reloadUntil(
-  _ store: SettingsStore, within seconds: Double = 30, _ condition: () -> Bool
-) async -> Bool {
-  let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-  while ContinuousClock.now < deadline {
-    await store.reload()
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(20))
-  }
-  await store.reload()
-  return condition()
-}
