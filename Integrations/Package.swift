@@ -121,6 +121,38 @@ let package = Package(
         .product(name: "Configuration", package: "swift-configuration"),
       ],
       path: "Samples/HummingbirdServer", exclude: ["root", "README.md"], swiftSettings: swiftSettings),
+    // The complete programs the documentation shows for each product (Examples/Manifests holds the
+    // manifest each one's package would have); built here so that they compile, with the language
+    // settings of such a package (not this package's upcoming features).
+    .executableTarget(
+      name: "ServiceExample",
+      dependencies: [
+        "StrataServiceLifecycle",
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Examples/Service"),
+    .executableTarget(
+      name: "MetricsExample",
+      dependencies: ["StrataMetrics", .product(name: "Strata", package: "Strata")],
+      path: "Examples/Metrics"),
+    .executableTarget(
+      name: "ConfigurationExample",
+      dependencies: [
+        "StrataConfiguration",
+        .product(name: "Strata", package: "Strata"),
+        .product(name: "Configuration", package: "swift-configuration"),
+      ],
+      path: "Examples/Configuration"),
+    .executableTarget(
+      name: "EtcdExample",
+      dependencies: ["StrataEtcd", .product(name: "Strata", package: "Strata")],
+      path: "Examples/Etcd"),
+    .executableTarget(
+      name: "YAMLExample",
+      dependencies: ["StrataYAML", .product(name: "Strata", package: "Strata")],
+      path: "Examples/YAML"),
     // The etcd source beside etcdctl on a real etcd server: watch latency, start-up, memory per key.
     // Run it built for release: swift build -c release --package-path Integrations --product strata-etcd-bench
     .executableTarget(
