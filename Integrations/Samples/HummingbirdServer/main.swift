@@ -63,10 +63,13 @@ let app = Application(
 // failures stand out (the library's defaults are a reload at debug and problems at info).
 let eventLevels = StoreEventLogger.Levels(
   reloaded: .info, failed: .error, rejected: .warning, pendingRestart: .warning)
+// The store's service also serves its control socket, for `config-dump --running hbserver` (in
+// $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/hbserver or /run/hbserver; only this process's user and root
+// may open it): a socket that cannot be made ends the group with the reason.
 let services = ServiceGroup(
   services: [
-    SettingsStoreService(store: store, logger: logger, eventLevels: eventLevels, systemd: SystemdNotifier()),
-    ControlSocketService(store: store, logger: logger),
+    SettingsStoreService(
+      store: store, logger: logger, eventLevels: eventLevels, systemd: SystemdNotifier(), serveControl: true),
     app,
   ],
   gracefulShutdownSignals: [.sigterm, .sigint],

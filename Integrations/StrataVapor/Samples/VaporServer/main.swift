@@ -23,12 +23,13 @@ let app = try await Application.make(environment)
 // Reloads at the default level, failures standing out.
 let eventLevels = StoreEventLogger.Levels(
   reloaded: .info, failed: .error, rejected: .warning, pendingRestart: .warning)
-app.lifecycle.use(SettingsStoreLifecycle(store: store, logger: app.logger, eventLevels: eventLevels))
+// The store's control socket too, for `config-dump --running vaporserver` (see README.md).
+app.lifecycle.use(
+  SettingsStoreLifecycle(store: store, logger: app.logger, eventLevels: eventLevels, serveControl: true))
 app.http.server.configuration.hostname = http.hostname  // `serve --hostname`/`--port` win over these
 app.http.server.configuration.port = http.port
 // snippet: end
 
-let logger = app.logger
 app.get { request in
   request.logger.debug("greeting answered for \(greeting.name)")  // written when log.level is debug
   return "\(greeting.message), \(greeting.name)!\n"
@@ -42,26 +43,16 @@ app.get("status") { _ in
   return lines.joined(separator: "\n") + "\n"
 }
 
-// The application, and beside it, as a child task that ends with it, the store's control socket for
-// `config-dump --running vaporserver` (see README.md): in $RUNTIME_DIRECTORY, else
-// $XDG_RUNTIME_DIR/vaporserver or /run/vaporserver; only this process's user and root may open it.
-// Without it the server still serves.
-let executed = await withDiscardingTaskGroup { group -> Bool in
-  group.addTask {
-    do {
-      try await store.serveControl()
-    } catch {
-      logger.warning("no control socket: \(error)")
-    }
-  }
-  defer { group.cancelAll() }
-  do {
-    try await app.execute()
-    return true
-  } catch {
-    // `execute` has logged it: ConsoleKit's `unknownInput("--prot 9000")` for an option no command has.
-    return false
-  }
+// The application; the lifecycle handler serves the control socket from boot to shutdown (in
+// $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/vaporserver or /run/vaporserver; only this process's user
+// and root may open it), and a socket that cannot be made fails the boot with the reason.
+let executed: Bool
+do {
+  try await app.execute()
+  executed = true
+} catch {
+  // `execute` has logged it: ConsoleKit's `unknownInput("--prot 9000")` for an option no command has.
+  executed = false
 }
 guard executed else {
   try? await app.asyncShutdown()
