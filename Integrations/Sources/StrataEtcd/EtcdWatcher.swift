@@ -99,16 +99,18 @@ struct EtcdWatcher: Sendable {
     case silent(String)
   }
 
-  /// Asks every member but `lost`, all at once, whether it answers a small linearizable read (so has a
-  /// leader) within the request timeout; returns as soon as one does (the others' requests are
-  /// cancelled), or, when none does, each member and why.
+  /// Asks every member but `lost`, all at once, whether it answers within the request timeout and
+  /// knows a leader (what creating a watch there needs: a serializable read with etcd's "require
+  /// leader", which does not wait for the leader); returns as soon as one does (the others' requests
+  /// are cancelled), or, when none does, each member and why.
   func survey(excluding lost: String) async -> Survey {
     let others = connection.endpoints.round(skipping: [lost])
     return await withTaskGroup(of: (endpoint: String, reason: String?).self) { group in
       for endpoint in others {
         group.addTask {
           do {
-            try await connection.check(prefix: prefix, at: endpoint, timeout: connection.requestTimeout)
+            try await connection.check(
+              prefix: prefix, at: endpoint, timeout: connection.requestTimeout, leaderKnown: true)
             return (endpoint, nil)
           } catch {
             return (endpoint, EtcdConnection.describe(error))
