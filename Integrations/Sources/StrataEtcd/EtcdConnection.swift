@@ -101,13 +101,21 @@ package struct EtcdConnection: Sendable {
   }
 
   /// Asks the member at `endpoint` how many keys start with `prefix` (a small linearizable read, which
-  /// needs the cluster's leader): throws when it does not answer within `timeout`.
-  func check(prefix: [UInt8], at endpoint: String, timeout: Duration) async throws {
-    if transport == .grpc { return try await checkOverGRPC(prefix: prefix, at: endpoint, timeout: timeout) }
+  /// needs the cluster's leader): throws when it does not answer within `timeout`. With
+  /// `leaderKnown`, a serializable read with etcd's "require leader" instead: the member answers
+  /// from its own store when it knows a leader, as a watch it would create needs, and refuses at
+  /// once when it knows none ("etcdserver: no leader").
+  func check(prefix: [UInt8], at endpoint: String, timeout: Duration, leaderKnown: Bool = false) async throws
+  {
+    if transport == .grpc {
+      return try await checkOverGRPC(prefix: prefix, at: endpoint, timeout: timeout, leaderKnown: leaderKnown)
+    }
     let body = EtcdWire.CountRequest(
       key: EtcdWire.base64(prefix), range_end: EtcdWire.base64(EtcdWire.prefixRangeEnd(prefix)),
-      count_only: true)
-    let response = try await send("/v3/kv/range", body, to: endpoint, timeout: timeout)
+      count_only: true, serializable: leaderKnown)
+    let response = try await send(
+      "/v3/kv/range", body, to: endpoint, timeout: timeout,
+      headers: leaderKnown ? [("Grpc-Metadata-hasleader", "true")] : [])
     _ = try await answer(response)
   }
 

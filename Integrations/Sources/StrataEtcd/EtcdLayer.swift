@@ -39,6 +39,10 @@ public import Strata
 /// - A member stops answering but the connection stays open (a partition, a frozen server): a small
 ///   linearizable read every `checkInterval` that gets no answer within `requestTimeout` counts the
 ///   watch as lost (with the defaults, noticed within 8 s).
+/// - The watch is lost and no other member answers (the cluster lost its quorum, or a partition left
+///   the layer's member alone): the other members are asked at once, each within `requestTimeout`, so
+///   the `failed` event naming each endpoint and why comes within `requestTimeout` of the loss, even
+///   when they hang rather than fail; the layer keeps trying every member.
 /// - The watch's revision was compacted away: the layer reads the whole prefix again; the store
 ///   publishes only the keys that differ.
 /// - etcd's data were reset: another cluster answers (its id differs), the revision went back (a wiped

@@ -5,9 +5,10 @@ import Strata
 /// Follows etcd's watch of a prefix: applies its events to the source's keys and signals the store,
 /// once after each (re)connection and once per batch of events. It resumes from the revision after the
 /// keys', on whichever member answers: when the member it watches fails (its connection drops, it
-/// loses its leader, it stops answering the checks), the watch moves at once to the next member, and
-/// only when none takes it is the loss reported (a `failed` event) and the retry policy's delays
-/// apply. When the revision was compacted away it starts again from now, and the next fetch reads the
+/// loses its leader, it stops answering the checks), the other members are asked at once, each within
+/// the request timeout, and the watch moves to the first that answers; only when none does is the loss
+/// reported (a `failed` event, within a request timeout of the loss even when the members hang) and
+/// the retry policy's delays apply. Each attempt to open the watch waits at most the request timeout. When the revision was compacted away it starts again from now, and the next fetch reads the
 /// whole prefix. While the watch is open, a small linearizable read every `checkInterval` makes sure the
 /// member still answers and has a leader: a server that stopped answering without closing the
 /// connection (a network partition, a frozen process) counts as lost.
@@ -42,7 +43,21 @@ struct EtcdWatcher: Sendable {
     // Whether the last watch was cancelled for its token: a second in a row counts as lost.
     var tokenRefused = false
     while !Task.isCancelled {
-      var outcome = await follow(skipping: lost.map { [$0.endpoint] } ?? [])
+      var outcome: Outcome
+      if let loss = lost {
+        // The watch was just lost: the other members are asked at once, each within the request
+        // timeout, so that a partition (members that hang rather than fail) is reported within a
+        // request timeout of the loss, not after one timeout for each member tried in turn.
+        switch await survey(excluding: loss.endpoint) {
+        case .answered(let endpoint):
+          connection.endpoints.answered(endpoint)
+          outcome = await follow(skipping: [loss.endpoint])
+        case .silent(let reasons):
+          outcome = .notOpened(reasons: reasons)
+        }
+      } else {
+        outcome = await follow(skipping: [])
+      }
       state.watchEnded()
       if Task.isCancelled { return }
       if case .tokenRefused(let endpoint, let reason) = outcome {
@@ -73,6 +88,44 @@ struct EtcdWatcher: Sendable {
         failures += 1
         try? await Task.sleep(for: retry.wait(afterFailures: failures))
       }
+    }
+  }
+
+  /// What the other members said when the watch was lost.
+  enum Survey: Sendable {
+    /// The member at `endpoint` answered first.
+    case answered(String)
+    /// None answered: each one asked, and why (no words when there was none to ask).
+    case silent(String)
+  }
+
+  /// Asks every member but `lost`, all at once, whether it answers within the request timeout and
+  /// knows a leader (what creating a watch there needs: a serializable read with etcd's "require
+  /// leader", which does not wait for the leader); returns as soon as one does (the others' requests
+  /// are cancelled), or, when none does, each member and why.
+  func survey(excluding lost: String) async -> Survey {
+    let others = connection.endpoints.round(skipping: [lost])
+    return await withTaskGroup(of: (endpoint: String, reason: String?).self) { group in
+      for endpoint in others {
+        group.addTask {
+          do {
+            try await connection.check(
+              prefix: prefix, at: endpoint, timeout: connection.requestTimeout, leaderKnown: true)
+            return (endpoint, nil)
+          } catch {
+            return (endpoint, EtcdConnection.describe(error))
+          }
+        }
+      }
+      defer { group.cancelAll() }
+      var reasons: [String: String] = [:]
+      for await (endpoint, reason) in group {
+        guard let reason else { return .answered(endpoint) }
+        reasons[endpoint] = reason
+      }
+      return .silent(
+        others.compactMap { endpoint in reasons[endpoint].map { "\(endpoint): \($0)" } }
+          .joined(separator: "; "))
     }
   }
 

@@ -18,6 +18,8 @@ enum EtcdWire {
     var key: String
     var range_end: String
     var count_only: Bool
+    /// Whether the member answers from its own store, without asking the leader.
+    var serializable = false
   }
 
   /// A `/v3/watch` request: one watch over `[key, rangeEnd)` from `startRevision` (0: from now).

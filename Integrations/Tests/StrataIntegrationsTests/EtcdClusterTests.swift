@@ -145,4 +145,62 @@ extension EtcdTests {
     )
     await running.stop()
   }
+
+  @Test(arguments: [EtcdTransport.gateway, .grpc], [false, true])
+  func aPartitionThatLeavesOneMemberAloneIsReportedWithinThreeRequestTimeoutsAndFollowedAgainOnceItHeals(
+    transport: EtcdTransport, frozenFirst: Bool
+  ) async throws {
+    let cluster = try await EtcdClusterProcess.started()
+    // shutdown() lets frozen members go on (SIGCONT) before it kills them.
+    defer { cluster.shutdown() }
+    let prefix = etcdTestPrefix("partition")
+    try await cluster.connection().put(prefix + "server/port", "8080")
+    let leader = try #require(await cluster.leader())
+    // One member that is not the leader is kept; the two others (the leader among them) are frozen:
+    // their connections stay open and nothing answers, as in a partition. The layer is given the kept
+    // member first (the member it watches lost its leader), or a frozen one (the member it watches
+    // stops answering).
+    let kept = try #require(cluster.members.indices.first { $0 != leader })
+    let frozen = cluster.members.indices.filter { $0 != kept }
+    let order = frozenFirst ? [frozen[0], kept, frozen[1]] : [kept] + frozen
+    let endpoints = order.map { cluster.members[$0].endpoint }
+    let followed = await EtcdFollowedLayer(endpoints: endpoints, prefix: prefix, transport: transport)
+    let (layer, running) = (followed.layer, followed.running)
+    defer { running.cancel() }
+    #expect(layer.watchStatus.members == [endpoints[0]])
+    #expect(followed.settings.port == 8080)
+    let failuresBefore = running.failures.count
+
+    let partitioned = ContinuousClock.now
+    for index in frozen { cluster.members[index].freeze() }
+    // The layer's requestTimeout is the default, 5 s: the failure must be reported within three.
+    let requestTimeout = Duration.seconds(5)
+    #expect(
+      await etcdEventually(timeout: requestTimeout * 3) {
+        running.failures.dropFirst(failuresBefore).contains { error in
+          endpoints.allSatisfy { error.message.contains($0 + ": ") }
+        }
+      })
+    let noticed = ContinuousClock.now - partitioned
+    let error = try #require(running.failures.dropFirst(failuresBefore).last)
+    #expect(error.code == .unreadable && followed.settings.port == 8080)
+    #expect(!layer.watchStatus.isConnected)
+
+    // The partition heals: the watch resumes and follows a later put, and the error goes away.
+    let healed = ContinuousClock.now
+    for index in frozen { cluster.members[index].thaw() }
+    #expect(await etcdEventually { !running.store.diagnostics.contains { $0.severity == .error } })
+    let recovered = ContinuousClock.now - healed
+    try await cluster.connection().put(prefix + "server/port", "9090")
+    #expect(await etcdEventually { followed.settings.port == 9090 })
+    let status = layer.watchStatus
+    let failures = running.failures.count - failuresBefore
+    print(
+      "etcd partition (2 of 3 frozen, \(frozenFirst ? "a frozen member" : "the kept member") watched), "
+        + "\(transport): reported after \(noticed) (limit \(requestTimeout * 3)): \(error.message); "
+        + "healed: recovered \(recovered) after the thaw; failed events: \(failures); "
+        + "watch members \(status.members), starts \(status.startRevisions), reads \(status.reads)"
+    )
+    await running.stop()
+  }
 }

@@ -36,23 +36,30 @@ extension EtcdConnection {
 
   /// Asks the member at `endpoint`, through `KV.Range`, how many keys start with `prefix` (a small
   /// linearizable read, which needs the cluster's leader): throws when it does not answer within
-  /// `timeout`.
-  func checkOverGRPC(prefix: [UInt8], at endpoint: String, timeout: Duration) async throws {
+  /// `timeout`. With `leaderKnown`, a serializable read with etcd's "require leader" (see
+  /// ``check(prefix:at:timeout:leaderKnown:)``).
+  func checkOverGRPC(
+    prefix: [UInt8], at endpoint: String, timeout: Duration, leaderKnown: Bool = false
+  ) async throws {
     try await withGRPCClient(at: endpoint, timeout: timeout) { client in
-      try await checkOverGRPC(prefix: prefix, over: client, timeout: timeout)
+      try await checkOverGRPC(prefix: prefix, over: client, timeout: timeout, leaderKnown: leaderKnown)
     }
   }
 
-  /// ``checkOverGRPC(prefix:at:timeout:)`` over a client already connected (a watch's: its check
-  /// opens no connection of its own).
+  /// ``checkOverGRPC(prefix:at:timeout:leaderKnown:)`` over a client already connected (a watch's: its
+  /// check opens no connection of its own).
   func checkOverGRPC(
-    prefix: [UInt8], over client: GRPCClient<HTTP2ClientTransport.Posix>, timeout: Duration
+    prefix: [UInt8], over client: GRPCClient<HTTP2ClientTransport.Posix>, timeout: Duration,
+    leaderKnown: Bool = false
   ) async throws {
     var request = Etcdserverpb_RangeRequest()
     request.key = Data(prefix)
     request.rangeEnd = Data(EtcdWire.prefixRangeEnd(prefix))
     request.countOnly = true
+    request.serializable = leaderKnown
     try await authenticated(client, timeout: timeout) { client, metadata, options in
+      var metadata = metadata
+      if leaderKnown { metadata.addString("true", forKey: "hasleader") }
       _ = try await Etcdserverpb_KV.Client(wrapping: client).range(
         request, metadata: metadata, options: options)
     }

@@ -40,13 +40,35 @@ extension EtcdWatcher {
     create.progressNotify = true
     let request = Etcdserverpb_WatchRequest.with { $0.createRequest = create }
     let created = EtcdWatchCreated()
-    let outcome: Outcome
-    do {
-      outcome = try await connection.withGRPCClient(at: endpoint, timeout: nil) { client in
-        try await watch(over: client, at: endpoint, request: request, start: start, created: created)
+    let timeout = connection.requestTimeout
+    // The watch's call has no deadline (it lasts as long as the watch), but its creation must come
+    // within the request timeout: a frozen or partitioned member accepts the connection and then
+    // says nothing, not even the HTTP/2 preface.
+    let outcome = await withTaskGroup(of: Outcome?.self) { group in
+      group.addTask {
+        do {
+          return try await connection.withGRPCClient(at: endpoint, timeout: nil) { client in
+            try await watch(over: client, at: endpoint, request: request, start: start, created: created)
+          }
+        } catch {
+          return .lost(endpoint: endpoint, reason: EtcdConnection.describe(error))
+        }
       }
-    } catch {
-      outcome = .lost(endpoint: endpoint, reason: EtcdConnection.describe(error))
+      group.addTask {
+        do {
+          try await Task.sleep(for: timeout)
+        } catch {
+          return nil
+        }
+        return created.value ? nil : .lost(endpoint: endpoint, reason: "no answer within \(timeout)")
+      }
+      // The watch's end, or the creation's deadline, ends both; the deadline gives `nil` once the
+      // watch was created.
+      defer { group.cancelAll() }
+      while let next = await group.next() {
+        if let outcome = next { return outcome }
+      }
+      return Outcome.restart
     }
     guard case .lost(let endpoint, let reason) = outcome, !created.value else { return outcome }
     return .notOpened(reasons: "\(endpoint): \(reason)")
