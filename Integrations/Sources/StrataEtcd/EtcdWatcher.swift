@@ -8,8 +8,9 @@ import Strata
 /// loses its leader, it stops answering the checks), the other members are asked at once, each within
 /// the request timeout, and the watch moves to the first that answers; only when none does is the loss
 /// reported (a `failed` event, within a request timeout of the loss even when the members hang) and
-/// the retry policy's delays apply. Each attempt to open the watch waits at most the request timeout. When the revision was compacted away it starts again from now, and the next fetch reads the
-/// whole prefix. While the watch is open, a small linearizable read every `checkInterval` makes sure the
+/// the retry policy's delays apply. Each attempt to open the watch waits at most the request timeout.
+/// When the revision was compacted away it starts again from now, and the next fetch reads the whole
+/// prefix. While the watch is open, a small linearizable read every `checkInterval` makes sure the
 /// member still answers and has a leader: a server that stopped answering without closing the
 /// connection (a network partition, a frozen process) counts as lost.
 struct EtcdWatcher: Sendable {
