@@ -85,7 +85,8 @@ enum ControlSocketClient {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    var timeout = timeval()
+    timeout.tv_sec = 30
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)

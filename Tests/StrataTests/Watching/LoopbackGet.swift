@@ -1,4 +1,5 @@
 import Foundation
+import StrataPlatform
 
 /// `GET path` on loopback from this process, on a thread of its own: the body of the answer, or `nil`.
 /// Much quicker than starting `curl` on a busy machine, for a test that must ask within a moment (the
@@ -8,7 +9,8 @@ func loopbackGet(port: String, path: String = "/", within seconds: Int = 30) asy
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+    var timeout = timeval()
+    timeout.tv_sec = seconds
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
