@@ -127,7 +127,7 @@ let package = Package(
     .executableTarget(
       name: "ServiceExample",
       dependencies: [
-        "StrataServiceLifecycle",
+        "StrataServiceLifecycle", "StrataLogging",
         .product(name: "Strata", package: "Strata"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import Strata
+import StrataLogging
 import StrataServiceLifecycle
 
 // A service in a ServiceGroup beside the store's run loop, which watches /etc/greeter/greeter.ini (and
@@ -29,9 +30,12 @@ let logger = Logger(label: "greeter")
 let store = SettingsStore(app: "greeter")
 let greeting = GreetingSettings(store: store)
 try store.requireAll()
+// Reloads at the logger's default level, failures standing out (StrataLogging's levels).
+let levels = StoreEventLogger.Levels(reloaded: .info, failed: .error, pendingRestart: .warning)
 let group = ServiceGroup(
   services: [
-    SettingsStoreService(store: store, logger: logger, systemd: SystemdNotifier(), serveControl: true),
+    SettingsStoreService(
+      store: store, logger: logger, eventLevels: levels, systemd: SystemdNotifier(), serveControl: true),
     Greeter(greeting: greeting, logger: logger),
   ],
   gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

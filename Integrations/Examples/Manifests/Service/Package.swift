@@ -16,6 +16,7 @@ let package = Package(
       dependencies: [
         .product(name: "Strata", package: "Strata"),
         .product(name: "StrataServiceLifecycle", package: "Integrations"),
+        .product(name: "StrataLogging", package: "Integrations"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ])
