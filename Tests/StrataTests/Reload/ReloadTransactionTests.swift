@@ -36,6 +36,16 @@ final class EventLog: @unchecked Sendable {
     return lock.withLock { events }
   }
 
+  /// Waits (with a deadline, polling without spinning) until the events that arrived satisfy `done`,
+  /// then returns them all: what arrived by the deadline, looked at once more then.
+  func wait(seconds: Double = 30, until done: ([StoreEvent]) -> Bool) async -> [StoreEvent] {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !done(lock.withLock({ events })) && Date() < deadline {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return lock.withLock { events }
+  }
+
   var all: [StoreEvent] { lock.withLock { events } }
   deinit { task?.cancel() }
 }
@@ -111,10 +121,11 @@ final class EventLog: @unchecked Sendable {
       #expect(server.name == "b")  // the rest of the stack still updates
       let failure = store.diagnostics.first { $0.severity == .error }
       #expect(failure?.error.location == path + ":3:8")
-      let events = await log.wait(for: 2)
-      #expect(
-        events.contains { if case .failed(let error) = $0 { error.location == path + ":3:8" } else { false } }
-      )
+      let failedHere: (StoreEvent) -> Bool = {
+        if case .failed(let error) = $0 { error.location == path + ":3:8" } else { false }
+      }
+      let events = await log.wait { $0.contains(where: failedHere) }
+      #expect(events.contains(where: failedHere))
       try write("[server]\nport = 4\n", to: path)
       store.reload(paths: [path])
       #expect(server.port == 4)
