@@ -19,7 +19,7 @@ struct TLSOptions: Codable, Sendable, Equatable {
 }
 
 /// The `server` section.
-final class ServerSettings: SettingsGroup, @unchecked Sendable {
+struct ServerSettings: SettingsGroup {
   @Setting(help: "Address to listen on") var host = "127.0.0.1"
   @Setting(traits: .restartRequired, help: "TCP port", validation: .range(1...65535)) var port = 8080
   @Setting(help: "Most concurrent connections", validation: .range(1...100_000)) var maxConnections = 1024
@@ -30,13 +30,13 @@ final class ServerSettings: SettingsGroup, @unchecked Sendable {
 }
 
 /// The `log` section.
-final class LogSettings: SettingsGroup, @unchecked Sendable {
+struct LogSettings: SettingsGroup {
   @Setting(help: "Least severe level written") var level: LogLevel = .info
   @Setting(help: "text or json") var format = "text"
 }
 
 /// The `database` section.
-final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
+struct DatabaseSettings: SettingsGroup {
   @Setting(help: "Connection URL") var url = URL(string: "postgres://localhost/demo")!
   @Setting(key: "pool_size", help: "Connections kept open") var poolSize = 5
   @Setting(traits: .secret, help: "Database password") var password: String? = nil

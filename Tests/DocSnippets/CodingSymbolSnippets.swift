@@ -24,7 +24,7 @@ extension SettingCoding where Value == HostPort {
     "\($0.host):\($0.port)"
   }
 }
-final class ProxySettings: SettingsGroup, @unchecked Sendable {
+struct ProxySettings: SettingsGroup {
   @Setting(coding: .hostPort) var upstream = HostPort(host: "localhost", port: 8080)
 }
 // snippet: end

@@ -2,7 +2,7 @@
 import Foundation  // URL
 import Strata
 
-final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
+struct DatabaseSettings: SettingsGroup {
   @Setting(help: "Where the database is") var url: URL  // required
   @Setting var kind: DatabaseKind  // required
   @Setting var replicaURL: URL?  // nil when unset
@@ -13,30 +13,30 @@ final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
 /// Declarations.md.
 enum Declarations {
   // snippet: keys
-  final class ServerSettings: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "server" }
+  struct ServerSettings: SettingsGroup {
+    static var section: String { "server" }
     @Setting(key: "allowed_origins") var allowedOrigins: [String] = []
     @Setting var tls = TLSOptions()  // a Codable struct: a nested table
   }
   // snippet: end
 
-  final class RenamedSettings: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "server" }
+  struct RenamedSettings: SettingsGroup {
+    static var section: String { "server" }
     // snippet: renamed
     @Setting(key: "max_connections", aliases: ["maxConn"]) var maxConnections = 1024
     // snippet: end
   }
 
-  final class ValidatedSettings: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "server" }
+  struct ValidatedSettings: SettingsGroup {
+    static var section: String { "server" }
     // snippet: validation
     @Setting(validation: .range(1...65535)) var port = 8080
     @Setting(validation: SettingValidation("must be even") { $0 % 2 == 0 }) var workers = 4
     // snippet: end
   }
 
-  final class AttributedSettings: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "server" }
+  struct AttributedSettings: SettingsGroup {
+    static var section: String { "server" }
     // snippet: attribute-use
     @Setting(.attribute(\.uiSection, "Network")) var port = 8080
     // snippet: end

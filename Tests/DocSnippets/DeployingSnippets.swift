@@ -2,7 +2,7 @@ import Strata
 
 /// Deploying.md.
 enum Deploying {
-  final class ServerSettings: SettingsGroup, @unchecked Sendable {
+  struct ServerSettings: SettingsGroup {
     @Setting var port = 8080
   }
 

@@ -2,7 +2,7 @@ import Strata
 
 /// FileFormats.md.
 enum FileFormats {
-  final class ServerSettings: SettingsGroup, @unchecked Sendable {
+  struct ServerSettings: SettingsGroup {
     @Setting var port = 8080
   }
 

@@ -3,7 +3,7 @@ import Strata
 /// GettingStarted.md.
 enum GettingStarted {
   // snippet: declare
-  final class ServerSettings: SettingsGroup, @unchecked Sendable {  // section "server"
+  struct ServerSettings: SettingsGroup {  // section "server"
     @Setting(help: "Address to listen on") var host = "127.0.0.1"
     @Setting(traits: .restartRequired, validation: .range(1...65535)) var port = 8080
     @Setting(key: "allowed_origins") var allowedOrigins: [String] = []

@@ -4,7 +4,7 @@ import Strata
 enum GroupSymbols {
   enum SettingSample {
     // snippet: Setting
-    final class ServerSettings: SettingsGroup, @unchecked Sendable {
+    struct ServerSettings: SettingsGroup {
       @Setting var host = "127.0.0.1"
       @Setting(key: "max_connections", validation: .range(1...100_000)) var maxConnections = 1024
       @Setting(traits: .secret, help: "Token for the admin API") var apiToken = ""
@@ -14,7 +14,7 @@ enum GroupSymbols {
 
   static func group(_ store: SettingsStore) {
     // snippet: SettingsGroup
-    final class ServerSettings: SettingsGroup, @unchecked Sendable {  // section "server"
+    struct ServerSettings: SettingsGroup {  // section "server"
       @Setting var host = "127.0.0.1"
       @Setting(traits: .restartRequired) var port = 8080
       let limits = LimitSettings()  // a nested group: section "server.limits"
@@ -49,7 +49,7 @@ enum GroupSymbols {
 extension SettingTraits {
   static let experimental = SettingTraits(rawValue: 1 << 32)
 }
-final class AdminSettings: SettingsGroup, @unchecked Sendable {
+struct AdminSettings: SettingsGroup {
   @Setting(traits: [.secret, .restartRequired]) var apiToken = ""
   @Setting(traits: .experimental) var fastPath = false
 }

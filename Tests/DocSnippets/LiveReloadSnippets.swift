@@ -2,7 +2,7 @@ import Strata
 
 /// LiveReload.md.
 enum LiveReload {
-  final class ServerSettings: SettingsGroup, @unchecked Sendable {
+  struct ServerSettings: SettingsGroup {
     @Setting var port = 8080
   }
 

@@ -2,7 +2,7 @@ import Strata
 
 /// OperatingAService.md.
 enum Operating {
-  final class LogSettings: SettingsGroup, @unchecked Sendable {
+  struct LogSettings: SettingsGroup {
     @Setting var level = "info"
   }
 

@@ -2,13 +2,13 @@ import Strata
 
 /// ReadingAndWriting.md; `ReadingAndWritingTests` runs these.
 enum ReadingAndWriting {
-  final class ServerSettings: SettingsGroup, @unchecked Sendable {
+  struct ServerSettings: SettingsGroup {
     @Setting var host = "127.0.0.1"
     @Setting(validation: .range(1...65535)) var port = 8080
   }
 
   // snippet: tenant-group
-  final class TenantSettings: SettingsGroup, @unchecked Sendable {
+  struct TenantSettings: SettingsGroup {
     @Setting var quota = 100
   }
   // snippet: end

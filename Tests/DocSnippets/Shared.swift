@@ -3,7 +3,7 @@ import Strata
 // Types the samples use without declaring them, shared by the articles' snippet files.
 
 /// The nested group the samples show as `let limits = LimitSettings()`.
-final class LimitSettings: SettingsGroup, @unchecked Sendable {
+struct LimitSettings: SettingsGroup {
   @Setting var maxConnections = 1024
   @Setting var maxBodyBytes = 1 << 20
 }

@@ -1,7 +1,7 @@
 // snippet: overview
 import Strata
 
-final class ServerSettings: SettingsGroup, @unchecked Sendable {  // section "server"
+struct ServerSettings: SettingsGroup {  // section "server"
   @Setting(help: "Address to listen on") var host = "127.0.0.1"
   @Setting(traits: .restartRequired, validation: .range(1...65535)) var port = 8080
 }

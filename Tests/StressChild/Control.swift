@@ -2,8 +2,8 @@ import Strata
 import StrataPlatform
 import Synchronization
 
-final class ChildLogSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "log" }
+struct ChildLogSettings: SettingsGroup {
+  static var section: String { "log" }
   @Setting var level = "info"
 }
 

@@ -1,8 +1,8 @@
 import Strata
 import Synchronization
 
-final class GenerationSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "app" }
+struct GenerationSettings: SettingsGroup {
+  static var section: String { "app" }
   @Setting var value = "default"
   @Setting var count = 0
   @Setting var extra = "none"

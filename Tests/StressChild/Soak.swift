@@ -1,8 +1,8 @@
 import Strata
 import StrataPlatform
 
-final class SoakSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "soak" }
+struct SoakSettings: SettingsGroup {
+  static var section: String { "soak" }
   @Setting var value = 0
   @Setting var name = ""
   @Setting var flags: [String] = []

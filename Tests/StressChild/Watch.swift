@@ -1,7 +1,7 @@
 import Strata
 
-final class ChildWatchedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "app" }
+struct ChildWatchedSettings: SettingsGroup {
+  static var section: String { "app" }
   @Setting var value = "default"
 }
 

@@ -16,8 +16,8 @@ struct StressRecord: Codable, Sendable, Equatable {
   }
 }
 
-final class KilledSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "stress" }
+struct KilledSettings: SettingsGroup {
+  static var section: String { "stress" }
   @Setting var record = StressRecord()
 }
 

@@ -2,7 +2,7 @@ import Strata
 
 /// A group of 100 Int settings, `s00` … `s99`. The scale rows make one instance per section
 /// (`g0000`, `g0001`, …) with ``SettingsGroup/init(store:section:)``.
-final class HundredSettings: SettingsGroup, @unchecked Sendable {
+struct HundredSettings: SettingsGroup {
   @Setting var s00 = 0
   @Setting var s01 = 0
   @Setting var s02 = 0

@@ -3,7 +3,7 @@ import Strata
 import Synchronization
 
 /// The group read by the read rows and watched by the reload rows: section `server`.
-final class ServerSettings: SettingsGroup, @unchecked Sendable {
+struct ServerSettings: SettingsGroup {
   @Setting var port = 8080
   @Setting var name = "strata"
 }

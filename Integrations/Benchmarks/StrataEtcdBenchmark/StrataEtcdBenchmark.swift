@@ -14,7 +14,7 @@ import Synchronization
 #endif
 
 /// The setting the latency rows follow: `app.x`, the key `/bench/app/x`.
-final class BenchSettings: SettingsGroup, @unchecked Sendable {
+struct BenchSettings: SettingsGroup {
   @Setting var x = 0
 }
 

@@ -5,7 +5,7 @@ import StrataEtcd
 // /config/greeter/greeting/name Ada` reaches the program through etcd's watch.
 
 /// The settings of the section "greeting".
-final class GreetingSettings: SettingsGroup, @unchecked Sendable {
+struct GreetingSettings: SettingsGroup {
   @Setting var name = "world"
 }
 

@@ -6,7 +6,7 @@ import StrataMetrics
 // none, swift-metrics drops them.
 
 /// The settings of the section "greeting".
-final class GreetingSettings: SettingsGroup, @unchecked Sendable {
+struct GreetingSettings: SettingsGroup {
   @Setting var name = "world"
 }
 

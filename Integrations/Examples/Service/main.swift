@@ -9,7 +9,7 @@ import StrataServiceLifecycle
 // reloads, reloads on SIGHUP and serves the control socket for `config-dump --running greeter`.
 
 /// The settings of the section "greeting".
-final class GreetingSettings: SettingsGroup, @unchecked Sendable {
+struct GreetingSettings: SettingsGroup {
   @Setting(help: "Who to greet") var name = "world"
 }
 

@@ -5,7 +5,7 @@ import StrataYAML
 // with its line and column.
 
 /// The settings of the section "greeting".
-final class GreetingSettings: SettingsGroup, @unchecked Sendable {
+struct GreetingSettings: SettingsGroup {
   @Setting var name = "world"
 }
 

@@ -9,7 +9,7 @@ public import Strata
 ///
 /// <!-- snippet: Integrations/Tests/StrataIntegrationsTests/DocSnippets/IntegrationSnippets.swift#LiveLevelLogHandler -->
 /// ```swift
-/// final class LogSettings: SettingsGroup, @unchecked Sendable {  // section "log"
+/// struct LogSettings: SettingsGroup {  // section "log"
 ///   @Setting var level: Logger.Level = .info  // "debug", "DEBUG", "Debug"…
 /// }
 /// let log = LogSettings(store: store)

@@ -5,8 +5,8 @@ import StrataConfiguration
 import Testing
 
 /// Settings declared over the provider's store.
-final class ProviderHTTPSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "http" }
+struct ProviderHTTPSettings: SettingsGroup {
+  static var section: String { "http" }
   @Setting(traits: .restartRequired, validation: .range(0...65535)) var port = 8080
   @Setting(traits: .secret) var token = "default-token"
   @Setting var origins: [String] = []

@@ -3,7 +3,7 @@ import StrataEtcd
 import Testing
 
 /// The setting the latency test follows.
-final class EtcdLatencySettings: SettingsGroup, @unchecked Sendable {
+struct EtcdLatencySettings: SettingsGroup {
   @Setting var x = 0
 }
 

@@ -4,7 +4,7 @@ import StrataTesting
 import Testing
 
 /// The server settings the etcd tests read.
-final class EtcdServerSettings: SettingsGroup, @unchecked Sendable {
+struct EtcdServerSettings: SettingsGroup {
   @Setting var port = 0
   @Setting var host = ""
 }

@@ -4,15 +4,15 @@ import StrataLogging
 import Testing
 
 /// The settings the logging tests edit.
-final class LoggingServerSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct LoggingServerSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting(validation: .range(1...65535)) var port = 8080
   @Setting(traits: [.secret, .restartRequired]) var token = "first-secret-value"
 }
 
 /// A log level setting.
-final class LoggingLevelSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "log" }
+struct LoggingLevelSettings: SettingsGroup {
+  static var section: String { "log" }
   @Setting var level: Logger.Level = .info
 }
 

@@ -5,8 +5,8 @@ import StrataMetrics
 import Testing
 
 /// The settings the metrics tests edit.
-final class MetricsServerSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct MetricsServerSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting(validation: .range(1...65535)) var port = 8080
   @Setting(traits: .restartRequired) var token = "first"
 }

@@ -6,8 +6,8 @@ import Testing
 @testable import StrataServiceLifecycle
 
 /// The greeting of the service tests.
-final class ServiceGreetingSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "greeting" }
+struct ServiceGreetingSettings: SettingsGroup {
+  static var section: String { "greeting" }
   @Setting var name = "world"
 }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// A YAML file in a store: registered once, read by a settings group, typed as declared.
 @Suite struct YAMLStoreTests {
-  final class FeatureSettings: SettingsGroup, @unchecked Sendable {
+  struct FeatureSettings: SettingsGroup {
     @Setting var enabled = false
     @Setting var port = 8080
     @Setting var name = "none"

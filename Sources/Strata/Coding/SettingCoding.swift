@@ -10,7 +10,7 @@
 ///     "\($0.host):\($0.port)"
 ///   }
 /// }
-/// final class ProxySettings: SettingsGroup, @unchecked Sendable {
+/// struct ProxySettings: SettingsGroup {
 ///   @Setting(coding: .hostPort) var upstream = HostPort(host: "localhost", port: 8080)
 /// }
 /// ```

@@ -23,7 +23,8 @@ enum FallbackStore {
   static func message(for typeName: String) -> String {
     "\(typeName) was made without a store and no SettingsStore.current, so it reads a private in-memory "
       + "store that holds only its defaults, whatever the files say; pass the store: "
-      + "\(typeName)(store: store), or make it inside SettingsStore.$current.withValue(store) { … } (for "
+      + "\(typeName)(store: store), or make it with \(typeName)(store: nil) inside "
+      + "SettingsStore.$current.withValue(store) { … } (for "
       + "defaults on purpose, in tests or previews: \(typeName).inMemory())"
   }
 
@@ -39,6 +40,20 @@ enum FallbackStore {
 
   /// The first read of a setting through a fallback store (debug builds): one line on standard error
   /// per group class.
+  /// What a debug build says, once, at the first read of a setting no store holds.
+  static let unboundMessage =
+    "a setting was read from a group made by its init() alone, which binds it to no store: it reads "
+    + "its default whatever the files say; make the group with init(store:) (or init(store: nil) inside "
+    + "SettingsStore.$current.withValue(store) { … })"
+
+  /// Says ``unboundMessage`` on standard error once per process (debug builds only).
+  static func warnOnUnboundRead() {
+    #if DEBUG
+      guard firstWarning(for: "") else { return }
+      Syscall.writeAll(STDERR_FILENO, "Strata: warning: \(unboundMessage)\n")
+    #endif
+  }
+
   static func warnOnFirstRead(_ typeName: String) {
     #if DEBUG
       guard firstWarning(for: typeName) else { return }

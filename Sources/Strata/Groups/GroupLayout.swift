@@ -1,133 +1,148 @@
-@_spi(Reflection) import Swift
-
-/// Where a group class keeps its settings and nested groups: each stored property's name, offset and
-/// kind, found once per class, so that making a group reads its settings at known offsets instead of
-/// reflecting over every property (`Mirror`: a quarter of making 10,000 settings, most of it looking up
-/// each property's type by its mangled name, again for every instance).
+/// How a group's settings are found: the boxes its `init()` makes, in the order it makes them, and the
+/// names of its stored properties, read by `Mirror` once per type.
 ///
-/// The layout comes from the runtime's field records (`_forEachField`, the walk `Mirror` itself does)
-/// and is checked once per class against `Mirror`: a class whose layout does not give exactly the members
-/// `Mirror` finds (a `weak` nested group, an optional one, anything unforeseen) has no layout and keeps
-/// using `Mirror`.
-struct GroupLayout: @unchecked Sendable {
-  // @unchecked: the metatypes are immutable runtime metadata.
-
+/// Making a group (``SettingsGroup/init(store:section:)``) runs the type's `init()` inside a
+/// ``GroupFrame``: each `@Setting` made meanwhile, nested groups' too, adds its box to the frame, in
+/// declaration order. The layout says which property each box belongs to: the settings and nested
+/// groups of the type, in declaration order, with the nested groups' layouts. It is checked once per
+/// type against what `Mirror` finds in the first instance (the same boxes in the same order); a type
+/// whose `init()` makes settings in another order, or makes some it does not keep, has no layout and
+/// every instance is read by `Mirror`.
+struct GroupLayout: Sendable {
   /// One stored property that is a setting or a nested group.
-  enum Member {
-    case setting(offset: Int, type: any SettingProperty.Type)
-    case group(offset: Int)
+  enum Member: Sendable {
+    case setting
+    case group(GroupLayout)
   }
 
-  /// The members, superclass properties first, each with its name (without the `_` of a wrapper).
+  /// The members, in declaration order, each with its name (without the `_` of a wrapper).
   let members: [(name: String, member: Member)]
+  /// How the type's property names become keys.
+  let keyStyle: KeyStyle
+  /// How many boxes an instance holds, nested groups' included.
+  let boxCount: Int
 
   private static let cache = Locked<[ObjectIdentifier: GroupLayout?]>([:])
 
-  /// The settings and nested groups of `group`, in declaration order (superclasses first).
-  static func members(of group: SettingsGroup) -> (
-    settings: [(name: String, box: any AnySettingBox)], groups: [(name: String, group: SettingsGroup)]
-  ) {
-    let type = ObjectIdentifier(Swift.type(of: group))
-    if let known = cache.withLock({ $0[type] }) {
-      return known.map { $0.read(group) } ?? reflected(group)
+  /// The members of `group` read by `Mirror`: each setting with its box, each nested group with its
+  /// value, in declaration order.
+  static func reflected(_ group: any SettingsGroup) -> [(name: String, member: ReflectedMember)] {
+    Mirror(reflecting: group).children.compactMap { child in
+      guard var label = child.label else { return nil }
+      if label.hasPrefix("_") { label.removeFirst() }
+      if let setting = child.value as? any SettingProperty { return (label, .setting(setting.anyBox)) }
+      if let nested = child.value as? any SettingsGroup { return (label, .group(nested)) }
+      return nil
     }
-    let layout = GroupLayout(of: Swift.type(of: group))
-    let reflected = reflected(group)
-    let checked = layout.flatMap { layout in layout.agrees(with: reflected, on: group) ? layout : nil }
+  }
+
+  /// A member of an instance, as `Mirror` finds it.
+  enum ReflectedMember {
+    case setting(any AnySettingBox)
+    case group(any SettingsGroup)
+  }
+
+  /// The boxes of `group` and its nested groups, each with where it is, in declaration order, by
+  /// `Mirror`.
+  static func boxes(of group: any SettingsGroup) -> [PlacedBox] {
+    var found: [PlacedBox] = []
+    func walk(_ group: any SettingsGroup, _ parents: [String]) {
+      let style = type(of: group).keyStyle
+      for (name, member) in reflected(group) {
+        switch member {
+        case .setting(let box): found.append(PlacedBox(parents: parents, name: name, style: style, box: box))
+        case .group(let nested): walk(nested, parents + [style.key(for: name)])
+        }
+      }
+    }
+    walk(group, [])
+    return found
+  }
+
+  /// Whether instances of a type are read by a layout (`false`: by `Mirror`, or none made yet).
+  static func readsByLayout(_ type: any SettingsGroup.Type) -> Bool {
+    cache.withLock { $0[ObjectIdentifier(type)] ?? nil } != nil
+  }
+
+  /// The lifetime the settings of `group` share: its first setting's, nested groups' included.
+  static func lifetime(of group: any SettingsGroup) -> GroupLifetime? {
+    for child in Mirror(reflecting: group).children {
+      if let setting = child.value as? any SettingProperty { return setting.lifetime }
+      if let nested = child.value as? any SettingsGroup, let found = lifetime(of: nested) { return found }
+    }
+    return nil
+  }
+
+  /// The boxes of a group just made, each with its path: by the type's layout when it has one (the
+  /// frame's boxes in order), else by `Mirror`.
+  static func members<Group: SettingsGroup>(of group: Group, made boxes: [any AnySettingBox]) -> [PlacedBox] {
+    let type = ObjectIdentifier(Group.self)
+    if let known = cache.withLock({ $0[type] }) {
+      if let layout = known, layout.boxCount == boxes.count { return layout.paths(of: boxes) }
+      return Self.boxes(of: group)
+    }
+    let reflected = Self.boxes(of: group)
+    let layout = GroupLayout(of: group)
+    let checked =
+      layout.boxCount == boxes.count && reflected.count == boxes.count
+      && zip(reflected, boxes).allSatisfy { $0.box === $1 } ? layout : nil
     cache.withLock { $0[type] = .some(checked) }
     return reflected
   }
 
-  /// Whether instances of a class are read by a layout (`false`: by `Mirror`, or not made yet).
-  static func readsByLayout(_ type: SettingsGroup.Type) -> Bool {
-    cache.withLock { $0[ObjectIdentifier(type)] ?? nil } != nil
-  }
-
-  /// The members `Mirror` finds.
-  static func reflected(_ group: SettingsGroup) -> (
-    settings: [(name: String, box: any AnySettingBox)], groups: [(name: String, group: SettingsGroup)]
-  ) {
-    var settings: [(name: String, box: any AnySettingBox)] = []
-    var groups: [(name: String, group: SettingsGroup)] = []
-    var mirror: Mirror? = Mirror(reflecting: group)
-    var levels: [Mirror] = []
-    while let current = mirror, current.subjectType != SettingsGroup.self {
-      levels.append(current)
-      mirror = current.superclassMirror
-    }
-    for level in levels.reversed() {
-      for child in level.children {
-        guard var label = child.label else { continue }
-        if label.hasPrefix("_") { label.removeFirst() }
-        if let setting = child.value as? any SettingProperty {
-          settings.append((label, setting.anyBox))
-        } else if let nested = child.value as? SettingsGroup {
-          groups.append((label, nested))
-        }
+  /// The layout of an instance's type, read by `Mirror`.
+  private init(of group: any SettingsGroup) {
+    keyStyle = type(of: group).keyStyle
+    var boxCount = 0
+    members = Self.reflected(group).map { name, member in
+      switch member {
+      case .setting:
+        boxCount += 1
+        return (name, .setting)
+      case .group(let nested):
+        let layout = GroupLayout(of: nested)
+        boxCount += layout.boxCount
+        return (name, .group(layout))
       }
     }
-    return (settings, groups)
+    self.boxCount = boxCount
   }
 
-  /// The layout of a group class from its field records, or `nil` when the runtime has none.
-  private init?(of type: SettingsGroup.Type) {
-    var members: [(name: String, member: Member)] = []
-    // `.classType` (1 << 0), spelled out: the standard library declares it a `static var`, which Swift 6
-    // does not let code read from any thread. The walk covers the superclasses' fields, first.
-    let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
-      name, offset, fieldType, _ in
-      var label = String(cString: name)
-      if label.hasPrefix("_") { label.removeFirst() }
-      if let setting = fieldType as? any SettingProperty.Type {
-        members.append((label, .setting(offset: offset, type: setting)))
-      } else if fieldType is SettingsGroup.Type {
-        members.append((label, .group(offset: offset)))
-      }
-      return true
-    }
-    guard complete else { return nil }
-    self.members = members
-  }
-
-  /// Whether reading `group` by this layout finds what `Mirror` found: the same names, the same boxes
-  /// and the same nested groups, in the same order.
-  private func agrees(
-    with reflected: (
-      settings: [(name: String, box: any AnySettingBox)], groups: [(name: String, group: SettingsGroup)]
-    ),
-    on group: SettingsGroup
-  ) -> Bool {
-    let read = read(group)
-    return read.settings.count == reflected.settings.count && read.groups.count == reflected.groups.count
-      && zip(read.settings, reflected.settings).allSatisfy { $0.name == $1.name && $0.box === $1.box }
-      && zip(read.groups, reflected.groups).allSatisfy { $0.name == $1.name && $0.group === $1.group }
-  }
-
-  /// The members of an instance, read at their offsets. The instance is fully initialized (the
-  /// subclass's stored properties are, before `SettingsGroup.init` runs) and alive for the call.
-  private func read(_ group: SettingsGroup) -> (
-    settings: [(name: String, box: any AnySettingBox)], groups: [(name: String, group: SettingsGroup)]
-  ) {
-    var settings: [(name: String, box: any AnySettingBox)] = []
-    var groups: [(name: String, group: SettingsGroup)] = []
-    settings.reserveCapacity(members.count)
-    withExtendedLifetime(group) {
-      let base = UnsafeRawPointer(Unmanaged.passUnretained(group).toOpaque())
-      for (name, member) in members {
+  /// The boxes made by an instance of the type, in order, each with its path.
+  private func paths(of boxes: [any AnySettingBox]) -> [PlacedBox] {
+    var found: [PlacedBox] = []
+    found.reserveCapacity(boxes.count)
+    var next = 0
+    func walk(_ layout: GroupLayout, _ parents: [String]) {
+      for (name, member) in layout.members {
         switch member {
-        case .setting(let offset, let type):
-          settings.append((name, Self.box(of: type, at: base + offset)))
-        case .group(let offset):
-          groups.append((name, base.load(fromByteOffset: offset, as: SettingsGroup.self)))
+        case .setting:
+          found.append(PlacedBox(parents: parents, name: name, style: layout.keyStyle, box: boxes[next]))
+          next += 1
+        case .group(let nested): walk(nested, parents + [layout.keyStyle.key(for: name)])
         }
       }
     }
-    return (settings, groups)
+    walk(self, [])
+    return found
   }
+}
 
-  private static func box<Property: SettingProperty>(of _: Property.Type, at pointer: UnsafeRawPointer)
-    -> any AnySettingBox
-  {
-    pointer.assumingMemoryBound(to: Property.self).pointee.anyBox
-  }
+/// A setting's box and where it is in its group: the keys of the nested groups that lead to it, its
+/// property's name, and how its group turns names into keys.
+struct PlacedBox {
+  var parents: [String]
+  var name: String
+  var style: KeyStyle
+  var box: any AnySettingBox
+}
+
+/// The boxes made while a group's `init()` runs, and the lifetime they share.
+final class GroupFrame: @unchecked Sendable {
+  // @unchecked: a frame is used only by the thread running the group's `init()`, inside
+  // `GroupFrame.$current.withValue`, and read once that returns.
+  @TaskLocal static var current: GroupFrame?
+
+  var boxes: [any AnySettingBox] = []
+  let lifetime = GroupLifetime()
 }

@@ -5,7 +5,7 @@ public import Synchronization
 ///
 /// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#Setting -->
 /// ```swift
-/// final class ServerSettings: SettingsGroup, @unchecked Sendable {
+/// struct ServerSettings: SettingsGroup {
 ///   @Setting var host = "127.0.0.1"
 ///   @Setting(key: "max_connections", validation: .range(1...100_000)) var maxConnections = 1024
 ///   @Setting(traits: .secret, help: "Token for the admin API") var apiToken = ""
@@ -15,8 +15,7 @@ public import Synchronization
 /// Reading the property returns the value for the store's current generation, decoded once and cached.
 /// A setting declared without a default (`@Setting var databaseURL: URL`) is required: see
 /// ``SettingsStore/requireAll()``. The property is read-only: `$name` is the setting's ``SettingRecord``,
-/// whose `set(_:)` writes it (`try await server.$port.set(9000)`). Used outside a `SettingsGroup`,
-/// `@Setting` does not compile.
+/// whose `set(_:)` writes it (`try await server.$port.set(9000)`).
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
   @usableFromInline let box: SettingBox<Value>
@@ -24,6 +23,11 @@ public struct Setting<Value: Sendable>: Sendable {
   /// release of the box on every read would write a cache line every reading thread shares). `box`
   /// keeps it alive as long as this setting exists.
   @usableFromInline let unretainedBox: Unmanaged<SettingBox<Value>>
+  /// What the group's settings share, held so that it lives as long as any copy of the group; `nil`
+  /// for a setting made outside ``SettingsGroup/init(store:section:)``.
+  let lifetime: GroupLifetime?
+  /// The same, for the read path, which reports to its registrar without retaining it.
+  @usableFromInline let unretainedLifetime: Unmanaged<GroupLifetime>?
 
   /// Declares a setting of a `Codable` type (numbers, strings, Bool, Date, Data, URL, Duration, arrays,
   /// dictionaries, optionals, `Codable` structs).
@@ -88,6 +92,14 @@ public struct Setting<Value: Sendable>: Sendable {
       defaultValue: defaultValue, key: key, aliases: aliases, traits: traits,
       attributes: Self.attributes(help, attributes), validation: validation, coding: coding)
     unretainedBox = Unmanaged.passUnretained(box)
+    if let frame = GroupFrame.current {
+      frame.boxes.append(box)
+      lifetime = frame.lifetime
+      unretainedLifetime = Unmanaged.passUnretained(frame.lifetime)
+    } else {
+      lifetime = nil
+      unretainedLifetime = nil
+    }
   }
 
   /// The coding through `Codable`, one per value type.
@@ -162,67 +174,55 @@ public struct Setting<Value: Sendable>: Sendable {
     return attributes
   }
 
-  /// Not available: `@Setting` works only on properties of a ``SettingsGroup`` subclass.
-  @available(*, unavailable, message: "@Setting can only be used on properties of a SettingsGroup subclass")
-  public var wrappedValue: Value { fatalError("unavailable") }
-
-  /// The setting's record: value, origin, shadowed values, streams, traits and attributes.
-  public var projectedValue: SettingRecord<Value> { SettingRecord(box: box) }
-
-  /// Reads the setting through its group (the enclosing-instance form of a property wrapper):
-  /// `server.port` gives the running value. There is no setter: a write names itself,
+  /// The running value: `server.port`. There is no setter: a write names itself,
   /// `try await server.$port.set(9000)`.
   @inlinable
-  public static subscript<Group: SettingsGroup>(
-    _enclosingInstance group: Group,
-    wrapped wrappedKeyPath: KeyPath<Group, Value>,
-    storage storageKeyPath: ReferenceWritableKeyPath<Group, Setting<Value>>
-  ) -> Value {
-    // Nothing here changes a reference count that other readers share: the box is borrowed through
-    // an unretained reference (the group holds it strongly, and the caller holds the group), and the
-    // registrar is told of the key path the box keeps, borrowed too. `wrappedKeyPath` is not used:
-    // the compiler then drops it, where using it would materialize and retain it on every read.
-    group[keyPath: storageKeyPath].unretainedBox._withUnsafeGuaranteedRef { box in
-      if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
-        // The key path `observe` made for this box and this `Group` (the class declaring the setting).
-        Unmanaged<KeyPath<Group, ObjectIdentifier>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
-          group.registrar.access(group, keyPath: $0)
+  public var wrappedValue: Value {
+    // Nothing here changes a reference count that other readers share: the box and the group's
+    // lifetime are borrowed through unretained references (the setting holds them strongly, and the
+    // caller holds the group), and the registrar is told of the key path the box keeps, borrowed too.
+    unretainedBox._withUnsafeGuaranteedRef { box in
+      if let lifetime = unretainedLifetime {
+        lifetime._withUnsafeGuaranteedRef { lifetime in
+          if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
+            Unmanaged<KeyPath<GroupLifetime, ObjectIdentifier>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
+              lifetime.registrar.access(lifetime, keyPath: $0)
+            }
+          } else {
+            Self.observe(box, in: lifetime)
+          }
         }
-      } else {
-        observe(box, in: group)
       }
       return box.read()
     }
   }
+
+  /// The setting's record: value, origin, shadowed values, streams, traits and attributes.
+  public var projectedValue: SettingRecord<Value> { SettingRecord(box: box) }
 }
 
 extension Setting {
-  /// Installs the box's Observation hook on its first typed read, which knows the group, and tells the
-  /// registrar of that read.
+  /// Installs the box's Observation hook on its first typed read and tells the registrar of that read.
   ///
-  /// Observation knows the setting by a key path of its own, `\Group.[observedSetting: box]`,
+  /// Observation knows the setting by a key path of its own, `\GroupLifetime.[observedSetting: box]`,
   /// made here once, rather than the property's (which the compiler would hand every read, retained):
   /// the registrar only compares key paths, and this one is distinct for each setting of a group.
   @usableFromInline
-  static func observe<Group: SettingsGroup>(_ box: SettingBox<Value>, in group: Group) {
-    let keyPath = \Group.[observedSetting: ObjectIdentifier(box)]
-    let hook: @Sendable () -> Void = { [weak group] in
-      guard let group else { return }
-      group.registrar.withMutation(of: group, keyPath: keyPath) {}
+  static func observe(_ box: SettingBox<Value>, in lifetime: GroupLifetime) {
+    let keyPath = \GroupLifetime.[observedSetting: ObjectIdentifier(box)]
+    let hook: @Sendable () -> Void = { [weak lifetime] in
+      guard let lifetime else { return }
+      lifetime.registrar.withMutation(of: lifetime, keyPath: keyPath) {}
     }
     box.installObserver(hook, keyPath: keyPath)
-    group.registrar.access(group, keyPath: keyPath)
+    lifetime.registrar.access(lifetime, keyPath: keyPath)
   }
-}
-
-extension SettingsGroup {
-  /// What Observation knows a setting by: the key path to this subscript with the setting's box.
-  subscript(observedSetting box: ObjectIdentifier) -> ObjectIdentifier { box }
 }
 
 /// What the group's Mirror walk looks for.
 protocol SettingProperty {
   var anyBox: any AnySettingBox { get }
+  var lifetime: GroupLifetime? { get }
 }
 
 extension Setting: SettingProperty {

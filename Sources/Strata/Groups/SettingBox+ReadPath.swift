@@ -43,7 +43,10 @@ extension SettingBox {
       let (store, key, cached) = readState({ state in
         cache.boundStore.map { ($0, state.key, state.generation) }
       })
-    else { return defaultValue }
+    else {
+      FallbackStore.warnOnUnboundRead()
+      return defaultValue
+    }
     if let group = store.fallbackGroup { FallbackStore.warnOnFirstRead(group) }
     if store.pinCount.load(ordering: .relaxed) == 0 {
       let current = store.generationCounter.load(ordering: .acquiring)

@@ -5,7 +5,7 @@
 /// extension SettingTraits {
 ///   static let experimental = SettingTraits(rawValue: 1 << 32)
 /// }
-/// final class AdminSettings: SettingsGroup, @unchecked Sendable {
+/// struct AdminSettings: SettingsGroup {
 ///   @Setting(traits: [.secret, .restartRequired]) var apiToken = ""
 ///   @Setting(traits: .experimental) var fastPath = false
 /// }

@@ -12,7 +12,7 @@ import Testing
     var rate = 5
   }
 
-  final class ProxySettings: SettingsGroup, @unchecked Sendable {
+  struct ProxySettings: SettingsGroup {
     @Setting var hosts = ["default"]
     @Setting var limits = Limits()
   }

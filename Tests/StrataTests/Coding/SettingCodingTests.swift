@@ -32,7 +32,7 @@ extension SettingCoding where Value == HostPort {
   }
 }
 
-final class ProxySettings: SettingsGroup, @unchecked Sendable {
+struct ProxySettings: SettingsGroup {
   @Setting(coding: .hostPort) var upstream = HostPort(host: "localhost", port: 8080)
   @Setting(coding: .hostPort) var fallback: HostPort
 }

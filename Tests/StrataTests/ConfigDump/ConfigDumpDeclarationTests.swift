@@ -4,8 +4,8 @@ import Testing
 @testable import Strata
 
 /// Declarations that `config-dump --check --schema` reports: renamed keys and required settings.
-final class DeclaredServerSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct DeclaredServerSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting(key: "max_connections", aliases: ["maxConn"]) var maxConnections = 10
   @Setting(help: "Where the database is") var databaseURL: URL
   @Setting var port = 8080

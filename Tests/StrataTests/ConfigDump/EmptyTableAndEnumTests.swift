@@ -5,8 +5,8 @@ import Testing
 
 enum OutputPriority: Int, Codable, CaseIterable, Sendable { case low = 1, normal = 5, high = 9 }
 
-final class PrioritySettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "queue" }
+struct PrioritySettings: SettingsGroup {
+  static var section: String { "queue" }
   @Setting var priority = OutputPriority.normal
   @Setting(traits: .secret) var level = OutputLogLevel.info
   @Setting var fallbackLevel: OutputLogLevel? = nil

@@ -5,8 +5,8 @@ import Testing
 
 enum OutputLogLevel: String, Codable, CaseIterable, Sendable { case debug, info, warning, error }
 
-final class LevelSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "log" }
+struct LevelSettings: SettingsGroup {
+  static var section: String { "log" }
   @Setting var level = OutputLogLevel.info
 }
 

@@ -11,7 +11,7 @@ final class ManualControlClock: ControlClock {
   func advance(by seconds: Double) { now.withLock { $0 += seconds } }
 }
 
-final class LogSettings: SettingsGroup, @unchecked Sendable {
+struct LogSettings: SettingsGroup {
   @Setting(
     help: "How much to log",
     validation: SettingValidation("must be error, info or debug") { ["error", "info", "debug"].contains($0) })
@@ -145,7 +145,7 @@ final class LogSettings: SettingsGroup, @unchecked Sendable {
     }
   }
 
-  final class ListenSettings: SettingsGroup, @unchecked Sendable {
+  struct ListenSettings: SettingsGroup {
     @Setting(traits: .restartRequired) var port = 8080
   }
 

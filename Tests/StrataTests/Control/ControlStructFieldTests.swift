@@ -13,8 +13,8 @@ import Testing
     var newCheckout = true
   }
 
-  final class FeatureSettings: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "features" }
+  struct FeatureSettings: SettingsGroup {
+    static var section: String { "features" }
     @Setting var flags = Flags()
   }
 

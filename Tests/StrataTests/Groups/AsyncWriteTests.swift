@@ -7,8 +7,8 @@ import Testing
 /// directory's lock (another process writing) or the disk suspends its task, never a thread of the
 /// cooperative pool; the group hears each generation that changed any of its settings once.
 @Suite struct AsyncWriteTests {
-  final class PoolSettings: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "pool" }
+  struct PoolSettings: SettingsGroup {
+    static var section: String { "pool" }
     @Setting var host = "localhost"
     @Setting(aliases: ["maxConn"]) var size = 4
     @Setting(validation: .range(1...65535)) var port = 8080

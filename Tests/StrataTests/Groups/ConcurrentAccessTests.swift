@@ -2,7 +2,7 @@ import Testing
 
 @testable import Strata
 
-final class PairSettings: SettingsGroup, @unchecked Sendable {
+struct PairSettings: SettingsGroup {
   @Setting var host = "h0"
   @Setting var port = 0
 }

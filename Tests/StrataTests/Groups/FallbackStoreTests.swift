@@ -8,24 +8,24 @@ import Testing
   import Foundation
 #endif
 
-final class FallbackProbeSettings: SettingsGroup, @unchecked Sendable {
+struct FallbackProbeSettings: SettingsGroup {
   @Setting var port = 8080
   @Setting var host = "127.0.0.1"
 }
 
-final class FallbackReadProbeSettings: SettingsGroup, @unchecked Sendable {
+struct FallbackReadProbeSettings: SettingsGroup {
   @Setting var port = 8080
 }
 
-final class FallbackUnreadProbeSettings: SettingsGroup, @unchecked Sendable {
+struct FallbackUnreadProbeSettings: SettingsGroup {
   @Setting var port = 8080
 }
 
-final class FallbackNestedProbeSettings: SettingsGroup, @unchecked Sendable {
+struct FallbackNestedProbeSettings: SettingsGroup {
   @Setting var depth = 3
 }
 
-final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
+struct FallbackParentProbeSettings: SettingsGroup {
   @Setting var name = "parent"
   let nested = FallbackNestedProbeSettings()
 }
@@ -37,7 +37,7 @@ final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
     try withTemporaryDirectory { dir in
       try write("[fallbackProbe]\nport = 9090\n", to: dir + "/etc/demo/demo.ini")
       let store = SettingsStore(app: "demo", root: dir, environment: [:])
-      let orphan = FallbackProbeSettings()
+      let orphan = FallbackProbeSettings(store: nil)
       #expect(orphan.store !== store)
       #expect(orphan.port == 8080)  // what the file says is not seen
       let warnings = orphan.store.diagnostics
@@ -47,7 +47,7 @@ final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
         warnings.first?.description
           == "warning: FallbackProbeSettings was made without a store and no SettingsStore.current, so it "
           + "reads a private in-memory store that holds only its defaults, whatever the files say; pass the "
-          + "store: FallbackProbeSettings(store: store), or make it inside "
+          + "store: FallbackProbeSettings(store: store), or make it with FallbackProbeSettings(store: nil) inside "
           + "SettingsStore.$current.withValue(store) { … } (for defaults on purpose, in tests or previews: "
           + "FallbackProbeSettings.inMemory())")
       // The store the program uses is not polluted by the mistake made elsewhere.
@@ -57,18 +57,18 @@ final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
   }
 
   @Test func aFallbackGroupStillReadsAndWritesItsOwnStore() throws {
-    let orphan = FallbackProbeSettings()
+    let orphan = FallbackProbeSettings(store: nil)
     #expect(orphan.host == "127.0.0.1")
     #expect(orphan.$port.origin == .codeDefault)
     try orphan.$port.set(1234)
     #expect(orphan.port == 1234)
-    let database = DatabaseSettings()
+    let database = DatabaseSettings(store: nil)
     #expect(throws: StrataError.self) { try database.$url.require() }
   }
 
   @Test func theFirstReadWarnsOnStandardErrorOncePerClass() {
-    let orphan = FallbackReadProbeSettings()
-    let unread = FallbackUnreadProbeSettings()
+    let orphan = FallbackReadProbeSettings(store: nil)
+    let unread = FallbackUnreadProbeSettings(store: nil)
     #expect(!FallbackStore.hasWarned(about: "FallbackUnreadProbeSettings"))
     #expect(orphan.port == 8080)
     #if DEBUG
@@ -96,7 +96,7 @@ final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
 
   @Test func aGroupMadeInsideCurrentUsesThatStore() {
     let store = SettingsStore(layers: [CommandLineLayer(arguments: ["--fallbackProbe.port", "7070"])])
-    let group = SettingsStore.$current.withValue(store) { FallbackProbeSettings() }
+    let group = SettingsStore.$current.withValue(store) { FallbackProbeSettings(store: nil) }
     #expect(group.store === store)
     #expect(group.port == 7070)
     #expect(store.diagnostics.allSatisfy { $0.error.code != .misuse })
@@ -108,11 +108,12 @@ final class FallbackParentProbeSettings: SettingsGroup, @unchecked Sendable {
   @Test func aDebugBuildPrintsOneLinePerClassOnStandardError() async throws {
     let run = try await Spawn.run(stressChildPath, ["fallback"], within: 60)
     #expect(run.status == 0, "\(run)")
-    #expect(run.output == "ports 8080 8080\n")
+    #expect(run.output == "ports 8080 8080 8080 8080\n")
     #if DEBUG
       #expect(
         run.errors
-          == "Strata: warning: \(FallbackStore.message(for: "OrphanSettings"))\n", "\(run)")
+          == "Strata: warning: \(FallbackStore.message(for: "OrphanSettings"))\n"
+          + "Strata: warning: \(FallbackStore.unboundMessage)\n", "\(run)")
     #else
       #expect(run.errors.isEmpty, "\(run)")
     #endif

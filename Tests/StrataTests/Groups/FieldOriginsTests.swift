@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func aHiddenValueNamesItsPlaceAndWhyItWasRejected() throws {
-    final class Ports: SettingsGroup, @unchecked Sendable {
+    struct Ports: SettingsGroup {
       @Setting var port = 8080
     }
     let portStore = SettingsStore(layers: [

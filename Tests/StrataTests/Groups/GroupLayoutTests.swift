@@ -2,16 +2,13 @@ import Testing
 
 @testable import Strata
 
-class LayoutBaseSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "layout" }
-  @Setting var inherited = "base"
-}
-
-final class LayoutLimitSettings: SettingsGroup, @unchecked Sendable {
+struct LayoutLimitSettings: SettingsGroup {
   @Setting var connections = 10
 }
 
-final class LayoutSettings: LayoutBaseSettings, @unchecked Sendable {
+struct LayoutSettings: SettingsGroup {
+  static var section: String { "layout" }
+  @Setting var first = "base"
   @Setting var port = 8080
   let plain = 42
   let limits = LayoutLimitSettings()
@@ -19,43 +16,61 @@ final class LayoutSettings: LayoutBaseSettings, @unchecked Sendable {
   var note = "not a setting"
 }
 
-/// An optional nested group: `Mirror` finds it, the field records see an `Optional`; no layout.
-final class OptionalNestedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "optionalnested" }
+/// An optional nested group: `Mirror` finds it; when it is `nil`, the boxes made are fewer than the
+/// layout says, and the instance is read by `Mirror`.
+struct OptionalNestedSettings: SettingsGroup {
+  static var section: String { "optionalnested" }
   @Setting var port = 1
-  let limits: LayoutLimitSettings? = LayoutLimitSettings()
+  var limits: LayoutLimitSettings? = LayoutLimitSettings()
 }
 
-/// Groups are read at their fields' offsets once a class's layout agrees with `Mirror`.
+/// A group whose own `init()` makes its settings in another order than it declares them.
+struct ReorderedSettings: SettingsGroup {
+  static var section: String { "reordered" }
+  @Setting var a: Int
+  @Setting var b: Int
+  init() {
+    _b = Setting(wrappedValue: 2)
+    _a = Setting(wrappedValue: 1)
+  }
+}
+
+/// The settings a group's `init()` makes are named by the type's layout once it agrees with `Mirror`.
 @Suite struct GroupLayoutTests {
   @Test func aGroupReadByItsLayoutHasWhatMirrorFinds() throws {
     let store = SettingsStore.inMemory(
       try parse(
-        #"{"layout": {"port": 9, "inherited": "from file", "max_body": 7, "limits": {"connections": 3}}}"#,
+        #"{"layout": {"port": 9, "first": "from file", "max_body": 7, "limits": {"connections": 3}}}"#,
         as: JSONFormat()
       ).root)
     let first = LayoutSettings(store: store)
     #expect(GroupLayout.readsByLayout(LayoutSettings.self))
     let second = LayoutSettings(store: store)
     for group in [first, second] {
-      let read = GroupLayout.members(of: group)
-      let reflected = GroupLayout.reflected(group)
-      #expect(read.settings.map(\.name) == ["inherited", "port", "maxBody"])
-      #expect(read.settings.map(\.name) == reflected.settings.map(\.name))
-      #expect(zip(read.settings, reflected.settings).allSatisfy { $0.box === $1.box })
-      #expect(read.groups.map(\.name) == ["limits"])
-      #expect(read.groups.first?.group === group.limits)
-      #expect(group.port == 9 && group.inherited == "from file" && group.maxBody == 7)
+      let reflected = GroupLayout.boxes(of: group)
+      #expect(reflected.map(\.name) == ["first", "port", "connections", "maxBody"])
+      #expect(reflected.map(\.parents) == [[], [], ["limits"], []])
+      #expect(group.allSettings.map(\.key) == ["layout.first", "layout.port", "layout.limits.connections", "layout.max_body"])
+      #expect(group.port == 9 && group.first == "from file" && group.maxBody == 7)
       #expect(group.limits.connections == 3)
     }
   }
 
-  @Test func aClassTheLayoutCannotDescribeKeepsMirror() throws {
+  @Test func aTypeTheLayoutCannotDescribeKeepsMirror() throws {
+    let store = SettingsStore.inMemory(
+      try parse(#"{"reordered": {"a": 5, "b": 6}}"#, as: JSONFormat()).root)
+    let group = ReorderedSettings(store: store)
+    #expect(!GroupLayout.readsByLayout(ReorderedSettings.self))
+    #expect(group.a == 5 && group.b == 6)
+    #expect(group.allSettings.map(\.key) == ["reordered.a", "reordered.b"])
+  }
+
+  @Test func anOptionalNestedGroupIsFound() throws {
     let store = SettingsStore.inMemory(
       try parse(#"{"optionalnested": {"port": 5, "limits": {"connections": 4}}}"#, as: JSONFormat()).root)
     let group = OptionalNestedSettings(store: store)
-    #expect(!GroupLayout.readsByLayout(OptionalNestedSettings.self))
     #expect(group.port == 5)
     #expect(group.limits?.connections == 4)
+    #expect(group.allSettings.map(\.key) == ["optionalnested.port", "optionalnested.limits.connections"])
   }
 }

@@ -8,15 +8,15 @@ import Testing
   import Foundation
 #endif
 
-final class LifetimeServerSettings: SettingsGroup, @unchecked Sendable {
+struct LifetimeServerSettings: SettingsGroup {
   @Setting var port = 8080
 }
 
-final class LifetimePoolSettings: SettingsGroup, @unchecked Sendable {
+struct LifetimePoolSettings: SettingsGroup {
   @Setting var dsn: String
 }
 
-final class LifetimeAppSettings: SettingsGroup, @unchecked Sendable {
+struct LifetimeAppSettings: SettingsGroup {
   @Setting var name = "demo"
   let pool = LifetimePoolSettings()
 }
@@ -141,8 +141,11 @@ final class LifetimeAppSettings: SettingsGroup, @unchecked Sendable {
 
   @Test func aGroupWithoutSettingsIsNotNoted() throws {
     let store = SettingsStore.inMemory()
-    do { _ = SettingsGroup(store: store) }
+    do { _ = EmptySettings(store: store) }
     #expect(store.releasedGroups.isEmpty)
     #expect(throws: StrataError.self) { try store.requireAll() }
   }
 }
+
+/// A group that declares no setting.
+struct EmptySettings: SettingsGroup {}

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Strata
 
-final class TenantSettings: SettingsGroup, @unchecked Sendable {
+struct TenantSettings: SettingsGroup {
   @Setting var quota = 10
   @Setting var name = ""
 }

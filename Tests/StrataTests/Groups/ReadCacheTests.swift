@@ -4,7 +4,7 @@ import Testing
 
 /// A setting of each size class the lock-free cache holds (one, two and three words with the optional's
 /// tag), and one it does not (a `String`).
-final class SizedSettings: SettingsGroup, @unchecked Sendable {
+struct SizedSettings: SettingsGroup {
   @Setting var count = 0
   @Setting var flag = false
   @Setting var ratio = 0.0
@@ -14,7 +14,7 @@ final class SizedSettings: SettingsGroup, @unchecked Sendable {
   @Setting var label = "l0"
 }
 
-final class FixedSettings: SettingsGroup, @unchecked Sendable {
+struct FixedSettings: SettingsGroup {
   @Setting(traits: .restartRequired) var workers = 4
   @Setting(traits: .restartRequired) var grace = Duration.seconds(1)
 }

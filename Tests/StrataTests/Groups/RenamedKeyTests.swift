@@ -2,8 +2,8 @@ import Testing
 
 @testable import Strata
 
-final class RenamedPoolSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct RenamedPoolSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting(key: "max_connections", aliases: ["maxConn"]) var maxConnections = 10
 }
 

@@ -12,7 +12,7 @@ enum DatabaseKind: String, Codable, Sendable {
   case postgres, sqlite
 }
 
-final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
+struct DatabaseSettings: SettingsGroup {
   @Setting(help: "Where the database is") var url: URL
   @Setting var kind: DatabaseKind
   @Setting var replicaURL: URL?
@@ -106,7 +106,7 @@ final class DatabaseSettings: SettingsGroup, @unchecked Sendable {
 }
 
 /// The bare form, `@Setting var name: Type`, with no arguments at all.
-final class BareRequiredSettings: SettingsGroup, @unchecked Sendable {
+struct BareRequiredSettings: SettingsGroup {
   @Setting var token: String
   @Setting var timeout: Duration?
 }
@@ -140,7 +140,7 @@ struct Shard: RawRepresentable, Sendable, Equatable {
 }
 
 /// Every declaration form without a default.
-final class DeclarationFormsSettings: SettingsGroup, @unchecked Sendable {
+struct DeclarationFormsSettings: SettingsGroup {
   @Setting(key: "database_kind") var kind: DatabaseKind
   @Setting() var shard: Shard
   @Setting(help: "A replica to read from") var replicaURL: URL?

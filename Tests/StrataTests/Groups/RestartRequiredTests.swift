@@ -2,7 +2,7 @@ import Testing
 
 @testable import Strata
 
-final class ListenerSettings: SettingsGroup, @unchecked Sendable {
+struct ListenerSettings: SettingsGroup {
   @Setting(traits: .restartRequired) var port = 8080
   @Setting(traits: [.restartRequired, .secret]) var certificatePassword = ""
   @Setting var greeting = "hello"

@@ -10,8 +10,8 @@ import Testing
 /// attributes, validation) is made only when used, and the group and the store's registry keep no
 /// more per setting than they need.
 @Suite struct SettingBoxFootprintTests {
-  final class Plain: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "plain" }
+  struct Plain: SettingsGroup {
+    static var section: String { "plain" }
     @Setting var port = 8080
     @Setting(key: "max_connections", validation: .range(1...100)) var maxConnections = 10
   }
@@ -75,8 +75,8 @@ import Testing
     #expect(allocatedBytes(box(settings.$port).lockedState.storage) >= storageBytes)
   }
 
-  final class Renamed: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "renamedfootprint" }
+  struct Renamed: SettingsGroup {
+    static var section: String { "renamedfootprint" }
     @Setting(aliases: ["oldPort"]) var port = 1
   }
 
@@ -102,12 +102,11 @@ import Testing
     #expect(released == nil)
   }
 
-  @Test func aGroupReadByItsLayoutKeepsNoListOfItsSettings() throws {
+  @Test func aReleasedGroupUnregistersItsSettings() throws {
     let store = SettingsStore.inMemory(
       try parse("[plain]\nport = 9000\nmax_connections = 20\n", as: INIFormat()).root)
     var group: Plain? = Plain(store: store)
     #expect(GroupLayout.readsByLayout(Plain.self))
-    #expect(group?.reflectedSettings == nil)
     // Found again in the group's properties: introspection, and the registration the deinit undoes.
     #expect(group?.allSettings.map(\.key) == ["plain.port", "plain.max_connections"])
     #expect(group?.allSettings.map(\.propertyName) == ["port", "maxConnections"])
@@ -115,13 +114,6 @@ import Testing
     #expect(group?.port == 9000 && group?.maxConnections == 20)
     group = nil
     #expect(store.declaredKeys.isEmpty)
-  }
-
-  @Test func aGroupReadByMirrorKeepsItsList() throws {
-    let group = OptionalNestedSettings(store: .inMemory())
-    #expect(!GroupLayout.readsByLayout(OptionalNestedSettings.self))
-    #expect(group.reflectedSettings?.map(\.name) == ["port"])
-    #expect(group.allSettings.map(\.key) == ["optionalnested.port", "optionalnested.limits.connections"])
   }
 
   @Test func declaredKeysFindKeysThroughTheirNames() {

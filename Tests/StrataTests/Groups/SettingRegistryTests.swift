@@ -5,13 +5,13 @@ import Testing
 /// The registry keeps each key once (in its declared keys) and finds the boxes through it: these check
 /// that boxes and keys stay in step as groups come and go.
 @Suite struct SettingRegistryTests {
-  final class Renamed: SettingsGroup, @unchecked Sendable {
-    override class var section: String { "renamed" }
+  struct Renamed: SettingsGroup {
+    static var section: String { "renamed" }
     @Setting(aliases: ["oldPort"]) var port = 1
     @Setting var host = "h"
   }
 
-  final class Pair: SettingsGroup, @unchecked Sendable {
+  struct Pair: SettingsGroup {
     @Setting var first = 1
     @Setting var second = true
   }

@@ -3,11 +3,11 @@ import Testing
 
 @testable import Strata
 
-final class LimitSettings: SettingsGroup, @unchecked Sendable {
+struct LimitSettings: SettingsGroup {
   @Setting var maxBodyBytes = 1_048_576
 }
 
-class ServerSettings: SettingsGroup, @unchecked Sendable {
+struct ServerSettings: SettingsGroup {
   @Setting var host = "127.0.0.1"
   @Setting(help: "TCP port to listen on") var port = 8080
   @Setting(key: "max_connections") var maxConnections = 1024
@@ -15,13 +15,15 @@ class ServerSettings: SettingsGroup, @unchecked Sendable {
   let limits = LimitSettings()
 }
 
-final class AdminServerSettings: ServerSettings, @unchecked Sendable {
-  override class var section: String { "admin" }
+struct AdminServerSettings: SettingsGroup {
+  static var section: String { "admin" }
+  @Setting var host = "127.0.0.1"
   @Setting var enabled = false
+  let limits = LimitSettings()
 }
 
-final class HTTPServerSettings: SettingsGroup, @unchecked Sendable {
-  override class var keyStyle: KeyStyle { .snakeCase }
+struct HTTPServerSettings: SettingsGroup {
+  static var keyStyle: KeyStyle { .snakeCase }
   @Setting var idleTimeoutSeconds = 60
 }
 
@@ -135,7 +137,7 @@ func fileTree(_ path: String, _ pairs: [(String, SettingValue.Kind)]) -> Setting
 
   @Test func currentStoreIsTaskLocal() {
     let store = SettingsStore.inMemory(fileTree("x", [("server.port", .integer(1234))]))
-    let server = SettingsStore.$current.withValue(store) { ServerSettings() }
+    let server = SettingsStore.$current.withValue(store) { ServerSettings(store: nil) }
     #expect(server.port == 1234)
     #expect(server.store === store)
   }

@@ -36,7 +36,7 @@ struct Backend: Codable, Sendable, Equatable {
   var port = 80
 }
 
-final class HTTPSettings: SettingsGroup, @unchecked Sendable {
+struct HTTPSettings: SettingsGroup {
   @Setting var tls = TLSConfig()
   @Setting var upstreams = [Backend(host: "a.internal", port: 8080)]
   @Setting var fallbackTLS: TLSConfig? = TLSConfig(enabled: true)
@@ -137,7 +137,7 @@ final class HTTPSettings: SettingsGroup, @unchecked Sendable {
   }
 
   @Test func aRequiredStructHasNoDefaultToFallBackOn() throws {
-    final class Required: SettingsGroup, @unchecked Sendable {
+    struct Required: SettingsGroup {
       @Setting var tls: TLSConfig
     }
     let store = SettingsStore(layers: [
@@ -169,7 +169,7 @@ final class HTTPSettings: SettingsGroup, @unchecked Sendable {
   @Test func aBadRawValueEnumSettingListsTheCasesWhenItCanBeIterated() throws {
     enum Mode: String, Sendable, CaseIterable { case fast, safe }
     enum Opaque: String, Sendable { case a, b }
-    final class Modes: SettingsGroup, @unchecked Sendable {
+    struct Modes: SettingsGroup {
       @Setting var mode = Mode.fast
       @Setting var opaque = Opaque.a
     }

@@ -22,7 +22,7 @@ extension SettingAttributes {
   }
 }
 
-final class KindsSettings: SettingsGroup, @unchecked Sendable {
+struct KindsSettings: SettingsGroup {
   @Setting(.attribute(\.uiSection, "Network")) var text = ""
   @Setting var flag = false
   @Setting var small: UInt8 = 0

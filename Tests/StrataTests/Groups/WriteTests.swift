@@ -3,8 +3,8 @@ import Testing
 
 @testable import Strata
 
-final class WritableSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct WritableSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting var port = 8080
   @Setting var host = "localhost"
   @Setting(traits: .readOnly) var build = "dev"

@@ -6,8 +6,8 @@ import Testing
 /// Secrets of every kind, from every source: a file (JSON, INI), an environment variable, a key-per-file
 /// volume, a program write, a code default; one that does not convert, one that fails validation, one
 /// that changes while the program runs (restart required).
-final class VaultSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "vault" }
+struct VaultSettings: SettingsGroup {
+  static var section: String { "vault" }
   @Setting var host = "localhost"
   @Setting(traits: .secret) var password = ""
   @Setting(traits: .secret) var iniToken = ""

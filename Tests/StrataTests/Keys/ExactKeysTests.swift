@@ -149,8 +149,8 @@ import Testing
   }
 }
 
-final class PoolSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "www" }
+struct PoolSettings: SettingsGroup {
+  static var section: String { "www" }
   @Setting var listen = ""
   @Setting(key: #""listen.owner""#) var listenOwner = "nobody"
 }

@@ -2,8 +2,8 @@ import Testing
 
 @testable import Strata
 
-final class FlagSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct FlagSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting var port = 8080
   @Setting var debug = true
   @Setting var verbose = false

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Strata
 
-final class TokenSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "api" }
+struct TokenSettings: SettingsGroup {
+  static var section: String { "api" }
   @Setting(traits: .secret) var token = ""
   @Setting var name = ""
 }

@@ -4,8 +4,8 @@ import Testing
 
 /// On a command line the last option wins, as with `getopt_long` and git (`--color=always --no-color`);
 /// repetition makes a list only for a list setting or a key nothing declares.
-final class ListKindSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "lists" }
+struct ListKindSettings: SettingsGroup {
+  static var section: String { "lists" }
   @Setting var names: [String] = []
   @Setting var ports: Set<Int> = []
   @Setting var maybe: [String]? = nil

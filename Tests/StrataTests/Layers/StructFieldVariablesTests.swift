@@ -74,8 +74,8 @@ import Testing
   }
 
   @Test func aFieldAndASettingOfOneNameAreReportedAsACollision() throws {
-    final class Both: SettingsGroup, @unchecked Sendable {
-      override class var section: String { "http" }
+    struct Both: SettingsGroup {
+      static var section: String { "http" }
       @Setting var tls = TLSConfig()
       @Setting var tlsEnabled = false
     }

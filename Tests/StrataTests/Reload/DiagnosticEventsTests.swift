@@ -3,8 +3,8 @@ import Testing
 
 @testable import Strata
 
-final class EventedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct EventedSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting(validation: .range(1...65535)) var port = 8080
   @Setting var workers = 4
   @Setting(traits: .secret) var token = ""

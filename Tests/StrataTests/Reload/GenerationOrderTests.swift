@@ -7,8 +7,8 @@ import Testing
 
 /// One setting per source of change, each only ever given larger values: whatever the interleaving, a
 /// store that publishes its generations in order never shows a value smaller than one it showed before.
-final class OrderedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "order" }
+struct OrderedSettings: SettingsGroup {
+  static var section: String { "order" }
   @Setting var runtime0 = 0
   @Setting var runtime1 = 0
   @Setting var runtime2 = 0

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Strata
 
-final class ReloadSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct ReloadSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting var port = 8080
   @Setting var debug = false
   @Setting var name = "x"

@@ -4,8 +4,8 @@ import Testing
 
 @testable import Strata
 
-final class BodySettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "limits" }
+struct BodySettings: SettingsGroup {
+  static var section: String { "limits" }
   @Setting var maxBodyBytes = 1_048_576
   @Setting(validation: .range(1...65535)) var port = 8080
   @Setting(traits: .restartRequired) var workers = 4

@@ -21,8 +21,8 @@ struct CountedLabel: Codable, Sendable, Equatable {
   }
 }
 
-final class LabelSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "labels" }
+struct LabelSettings: SettingsGroup {
+  static var section: String { "labels" }
   @Setting var first = CountedLabel("default")
 }
 
@@ -31,20 +31,20 @@ struct TLSFilePair: Codable, Sendable, Equatable {
   var key: String
 }
 
-final class TLSServerSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct TLSServerSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting var tls = TLSFilePair(cert: "", key: "")
   @Setting var port = 8080
 }
 
 /// Like `LabelSettings` with a plain string (`CountedLabel`'s count belongs to one test).
-final class PlainLabelSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "labels" }
+struct PlainLabelSettings: SettingsGroup {
+  static var section: String { "labels" }
   @Setting var first = "default"
 }
 
-final class RenamedReloadSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "pool" }
+struct RenamedReloadSettings: SettingsGroup {
+  static var section: String { "pool" }
   @Setting(key: "max_connections", aliases: ["maxConn"]) var maxConnections = 10
   @Setting var idle = 1
 }

@@ -6,8 +6,8 @@ enum BoundedLogLevel: String, Codable, CaseIterable, Sendable {
   case trace, debug, info, warning, error
 }
 
-final class BoundedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "server" }
+struct BoundedSettings: SettingsGroup {
+  static var section: String { "server" }
   @Setting(validation: .range(1...65535)) var port = 8080
   @Setting(validation: .range(0.0...1.0)) var sampleRate = 0.5
   @Setting var level = BoundedLogLevel.info

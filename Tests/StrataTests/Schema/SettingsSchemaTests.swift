@@ -10,8 +10,8 @@ struct SchemaEndpoint: Codable, Sendable, Equatable {
   var port = 80
 }
 
-final class SchemaSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "app" }
+struct SchemaSettings: SettingsGroup {
+  static var section: String { "app" }
   @Setting(help: "TCP port", validation: .range(1...65535)) var port = 8080
   @Setting(traits: .secret) var token = "s3cret-default"
   @Setting(traits: [.restartRequired, .deprecated]) var workers = 4
@@ -88,7 +88,7 @@ final class SchemaSettings: SettingsGroup, @unchecked Sendable {
   }
 
   @Test func environmentNamesThatCollideAreAnError() throws {
-    final class Colliding: SettingsGroup, @unchecked Sendable {
+    struct Colliding: SettingsGroup {
       @Setting var maxConnections = 1
       @Setting(key: "max_connections") var other = 2
     }

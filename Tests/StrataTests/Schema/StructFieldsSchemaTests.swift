@@ -156,7 +156,7 @@ func writeHTTPSchema(to path: String) throws {
   }
 
   @Test func aBadFieldOfASecretStructIsNamedNeverShown() async throws {
-    final class Vault: SettingsGroup, @unchecked Sendable {
+    struct Vault: SettingsGroup {
       @Setting(traits: .secret) var tls = TLSConfig()
     }
     try await withTemporaryDirectory { dir in

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Strata
 
-final class SoakedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "soak" }
+struct SoakedSettings: SettingsGroup {
+  static var section: String { "soak" }
   @Setting var value = 0
   @Setting var name = ""
 }

@@ -5,8 +5,8 @@ import Testing
 @testable import Strata
 
 /// Edited from outside: every setting of the group holds the same edit number in each file version.
-final class AlphaStressSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "alpha" }
+struct AlphaStressSettings: SettingsGroup {
+  static var section: String { "alpha" }
   @Setting var a = 0
   @Setting var b = 0
   @Setting var c = 0
@@ -14,16 +14,16 @@ final class AlphaStressSettings: SettingsGroup, @unchecked Sendable {
 }
 
 /// Edited from outside with `alpha`, in the same file: `y == -x`, `label == "L<x>"`.
-final class BetaStressSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "beta" }
+struct BetaStressSettings: SettingsGroup {
+  static var section: String { "beta" }
   @Setting var x = 0
   @Setting var y = 0
   @Setting var label = "L0"
 }
 
 /// Written by the program (`$w0.set(…)`), one writer thread per setting; outside edits never touch it.
-final class GammaStressSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "gamma" }
+struct GammaStressSettings: SettingsGroup {
+  static var section: String { "gamma" }
   @Setting var w0 = 0
   @Setting var w1 = 0
   @Setting var w2 = 0

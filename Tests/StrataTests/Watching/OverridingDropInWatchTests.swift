@@ -3,8 +3,8 @@ import Testing
 
 @testable import Strata
 
-final class MaskedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "app" }
+struct MaskedSettings: SettingsGroup {
+  static var section: String { "app" }
   @Setting var feature = "off"
 }
 

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Strata
 
-final class WatchedSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "app" }
+struct WatchedSettings: SettingsGroup {
+  static var section: String { "app" }
   @Setting var value = "default"
   @Setting var count = 0
   @Setting var extra = "none"

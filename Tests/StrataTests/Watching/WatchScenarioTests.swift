@@ -242,8 +242,8 @@ import Testing
         FileLayer(scope: .system, files: [volume + "/config.json"]),
         KeyPerFileLayer(directory: volume, keyPrefix: "app"),
       ])
-      final class Secrets: SettingsGroup, @unchecked Sendable {
-        override class var section: String { "app" }
+      struct Secrets: SettingsGroup {
+        static var section: String { "app" }
         @Setting var token = ""
       }
       let secrets = Secrets(store: store)

@@ -5,7 +5,7 @@ import Strata
 public let readsPerOperation = 1_000
 
 /// The group the read and reload workloads bind: section `server`.
-final class ServerSettings: SettingsGroup, @unchecked Sendable {
+struct ServerSettings: SettingsGroup {
   @Setting var port = 8080
   @Setting var name = "strata"
 }

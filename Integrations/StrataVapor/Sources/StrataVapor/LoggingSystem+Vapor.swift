@@ -16,7 +16,7 @@ extension LoggingSystem {
   ///
   /// <!-- snippet: Integrations/StrataVapor/Tests/StrataVaporTests/DocSnippets/VaporSnippets.swift#bootstrap -->
   /// ```swift
-  /// final class LogSettings: SettingsGroup, @unchecked Sendable {  // section "log"
+  /// struct LogSettings: SettingsGroup {  // section "log"
   ///   @Setting var level: Logger.Level = .info
   /// }
   /// let log = LogSettings(store: store)

@@ -126,7 +126,7 @@ enum IntegrationSnippets {
 
   static func bootstrap(store: SettingsStore) {
     // snippet: LiveLevelLogHandler
-    final class LogSettings: SettingsGroup, @unchecked Sendable {  // section "log"
+    struct LogSettings: SettingsGroup {  // section "log"
       @Setting var level: Logger.Level = .info  // "debug", "DEBUG", "Debug"…
     }
     let log = LogSettings(store: store)

@@ -2,7 +2,7 @@ import Foundation  // exit, FileHandle
 import Strata
 
 /// The settings of the section "server" (the class name without "Settings").
-final class ServerSettings: SettingsGroup, @unchecked Sendable {
+struct ServerSettings: SettingsGroup {
   @Setting(help: "Address to listen on") var host = "127.0.0.1"
   @Setting(help: "Port to listen on", validation: .range(1...65535)) var port = 8080
   @Setting(help: "What to answer") var greeting: String  // no default: some layer must set it

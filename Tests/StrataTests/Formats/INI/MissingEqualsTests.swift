@@ -8,8 +8,8 @@ import Testing
   import Foundation
 #endif
 
-final class MissingEqualsHTTPSettings: SettingsGroup, @unchecked Sendable {
-  override class var section: String { "http" }
+struct MissingEqualsHTTPSettings: SettingsGroup {
+  static var section: String { "http" }
   @Setting var logLevel = "info"
   @Setting var quick = false
 }

@@ -28,7 +28,7 @@ enum VaporSnippets {
 
   static func bootstrap(store: SettingsStore, environment: inout Environment) throws {
     // snippet: bootstrap
-    final class LogSettings: SettingsGroup, @unchecked Sendable {  // section "log"
+    struct LogSettings: SettingsGroup {  // section "log"
       @Setting var level: Logger.Level = .info
     }
     let log = LogSettings(store: store)
