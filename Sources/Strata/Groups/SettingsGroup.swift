@@ -7,7 +7,7 @@ import Synchronization
 /// struct ServerSettings: SettingsGroup {  // section "server"
 ///   @Setting var host = "127.0.0.1"
 ///   @Setting(traits: .restartRequired) var port = 8080
-///   var limits = LimitSettings()  // a nested group: section "server.limits"
+///   let limits = LimitSettings()  // a nested group: section "server.limits"
 /// }
 /// let server = ServerSettings(store: store)
 /// print(server.port)  // typed, cached, safe from any thread

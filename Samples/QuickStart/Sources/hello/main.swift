@@ -1,7 +1,7 @@
 import Foundation  // exit, FileHandle
 import Strata
 
-/// The settings of the section "server" (the class name without "Settings").
+/// The settings of the section "server" (the type name without "Settings").
 struct ServerSettings: SettingsGroup {
   @Setting(help: "Address to listen on") var host = "127.0.0.1"
   @Setting(help: "Port to listen on", validation: .range(1...65535)) var port = 8080
