@@ -6,7 +6,7 @@ import Strata
 ///
 /// `{"generation": 3, "settings": [{"key": "greeting.name", "value": "world", "origin": "…:8:8"}, …],
 /// "pendingRestart": ["http.port: running 8080, 9999 after a restart"]}`
-func configJSON(store: SettingsStore, groups: [SettingsGroup]) -> String {
+func configJSON(store: SettingsStore, groups: [any SettingsGroup]) -> String {
   var rows: [SettingValue] = []
   var declared: Set<String> = []
   for record in groups.flatMap(\.allSettings) {

@@ -3,7 +3,7 @@
 /// them, but it keeps this note, so that `requireAll()` still checks the group's required keys and
 /// ``SettingsStore/diagnostics`` says what happened.
 struct ReleasedGroup: Sendable, Hashable {
-  /// The group's class, such as `DatabaseSettings`.
+  /// The group's type, such as `DatabaseSettings`.
   var typeName: String
   /// Its section, such as `database`.
   var section: String
