@@ -85,7 +85,7 @@ struct GroupLayout: Sendable {
     let layout = GroupLayout(of: group)
     let checked =
       layout.boxCount == boxes.count && reflected.count == boxes.count
-      && zip(reflected, boxes).allSatisfy { $0.box === $1 } ? layout : nil
+        && zip(reflected, boxes).allSatisfy { $0.box === $1 } ? layout : nil
     cache.withLock { $0[type] = .some(checked) }
     return reflected
   }

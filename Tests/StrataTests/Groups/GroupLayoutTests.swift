@@ -50,7 +50,10 @@ struct ReorderedSettings: SettingsGroup {
       let reflected = GroupLayout.boxes(of: group)
       #expect(reflected.map(\.name) == ["first", "port", "connections", "maxBody"])
       #expect(reflected.map(\.parents) == [[], [], ["limits"], []])
-      #expect(group.allSettings.map(\.key) == ["layout.first", "layout.port", "layout.limits.connections", "layout.max_body"])
+      #expect(
+        group.allSettings.map(\.key) == [
+          "layout.first", "layout.port", "layout.limits.connections", "layout.max_body",
+        ])
       #expect(group.port == 9 && group.first == "from file" && group.maxBody == 7)
       #expect(group.limits.connections == 3)
     }
