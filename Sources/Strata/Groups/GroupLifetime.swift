@@ -17,7 +17,9 @@ final class GroupLifetime: Observable, Sendable {
     var store: SettingsStore
     var typeName: String
     var section: String
-    var boxes: [any AnySettingBox]
+    /// Each an `any AnySettingBox`, kept as a plain reference: half the memory of the existential, for
+    /// a list read only when the group ends.
+    var boxes: [AnyObject]
   }
 
   /// Binds the group's settings: each box to its full key in `section`, then all of them registered.
@@ -34,7 +36,9 @@ final class GroupLifetime: Observable, Sendable {
         store: store, key: full(local), aliases: box.declaredAliases.map(full), propertyName: placed.name)
     }
     let boxes = members.map(\.box)
-    binding.withLock { $0 = Binding(store: store, typeName: typeName, section: section, boxes: boxes) }
+    binding.withLock {
+      $0 = Binding(store: store, typeName: typeName, section: section, boxes: boxes.map { $0 as AnyObject })
+    }
     store.register(boxes)
   }
 
@@ -47,14 +51,15 @@ final class GroupLifetime: Observable, Sendable {
   deinit {
     guard let binding = binding.withLock({ $0 }) else { return }
     let store = binding.store
-    if store.notesReleasedGroups, let first = binding.boxes.first {
+    let boxes = binding.boxes.compactMap { $0 as? any AnySettingBox }
+    if store.notesReleasedGroups, let first = boxes.first {
       store.noteReleased(
         ReleasedGroup(
           typeName: binding.typeName, section: binding.section, firstKey: first.key,
-          requiredKeys: binding.boxes.filter(\.isRequired).map(\.key)))
+          requiredKeys: boxes.filter(\.isRequired).map(\.key)))
     }
-    store.unregister(binding.boxes)
-    for box in binding.boxes { box.finish() }
+    store.unregister(boxes)
+    for box in boxes { box.finish() }
     store.eventHub.finish(owner: ObjectIdentifier(self))
   }
 

@@ -19,15 +19,9 @@ public import Synchronization
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
   @usableFromInline let box: SettingBox<Value>
-  /// The same box, unretained, for reads: borrowing it costs no reference count change (a retain and
-  /// release of the box on every read would write a cache line every reading thread shares). `box`
-  /// keeps it alive as long as this setting exists.
-  @usableFromInline let unretainedBox: Unmanaged<SettingBox<Value>>
   /// What the group's settings share, held so that it lives as long as any copy of the group; `nil`
   /// for a setting made outside ``SettingsGroup/init(store:section:)``.
-  let lifetime: GroupLifetime?
-  /// The same, for the read path, which reports to its registrar without retaining it.
-  @usableFromInline let unretainedLifetime: Unmanaged<GroupLifetime>?
+  @usableFromInline let lifetime: GroupLifetime?
 
   /// Declares a setting of a `Codable` type (numbers, strings, Bool, Date, Data, URL, Duration, arrays,
   /// dictionaries, optionals, `Codable` structs).
@@ -91,14 +85,11 @@ public struct Setting<Value: Sendable>: Sendable {
     box = SettingBox(
       defaultValue: defaultValue, key: key, aliases: aliases, traits: traits,
       attributes: Self.attributes(help, attributes), validation: validation, coding: coding)
-    unretainedBox = Unmanaged.passUnretained(box)
     if let frame = GroupFrame.current {
       frame.boxes.append(box)
       lifetime = frame.lifetime
-      unretainedLifetime = Unmanaged.passUnretained(frame.lifetime)
     } else {
       lifetime = nil
-      unretainedLifetime = nil
     }
   }
 
@@ -179,10 +170,10 @@ public struct Setting<Value: Sendable>: Sendable {
   @inlinable
   public var wrappedValue: Value {
     // Nothing here changes a reference count that other readers share: the box and the group's
-    // lifetime are borrowed through unretained references (the setting holds them strongly, and the
-    // caller holds the group), and the registrar is told of the key path the box keeps, borrowed too.
-    unretainedBox._withUnsafeGuaranteedRef { box in
-      if let lifetime = unretainedLifetime {
+    // lifetime are borrowed from this setting, which the caller holds (unretained references, not
+    // copies), and the registrar is told of the key path the box keeps, borrowed too.
+    Unmanaged.passUnretained(box)._withUnsafeGuaranteedRef { box in
+      if let lifetime = lifetime.map(Unmanaged.passUnretained) {
         lifetime._withUnsafeGuaranteedRef { lifetime in
           if let keyPath = box.observedKeyPath.load(ordering: .acquiring) {
             Unmanaged<KeyPath<GroupLifetime, ObjectIdentifier>>.fromOpaque(keyPath)._withUnsafeGuaranteedRef {
