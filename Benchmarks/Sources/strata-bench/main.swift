@@ -77,7 +77,7 @@ notes += [
     + "whether a watched key changed by looking it up as `.string` in the old and new snapshots; for a "
     + "JSON number both lookups fail with a type mismatch, so the change is never delivered to value "
     + "watchers, although the provider reloaded (a plain read sees the new value).",
-  "Scale: one 100-setting group class, one instance per section (SettingsGroup(store:section:)). Each "
+  "Scale: one 100-setting group type (a struct), one instance per section (SettingsGroup(store:section:)). Each "
     + "size runs in 5 fresh processes (3 at 100,000): cold start is their median (range in brackets), "
     + "reloads are pooled, heap is the largest. Memory = growth over cold start of "
     + "live heap bytes (malloc counter) and of RSS (/proc/self/statm), divided by the settings; RSS also holds one-time page-ins of code and runtime metadata, which dominate at 1,000 settings.",
