@@ -67,10 +67,10 @@ extension Snapshot.Entry: CustomStringConvertible, CustomDebugStringConvertible,
 
 extension Snapshot.Shadowed: CustomStringConvertible, CustomReflectable {
   /// `8080 (default)`; `<redacted> (secret, /run/secrets/db/password)` for a secret.
-  public var description: String { described(secret: false) }
+  var description: String { described(secret: false) }
 
   /// What `dump(shadowed)` shows: the value as text (redacted for a secret), its origin and scope.
-  public var customMirror: Mirror {
+  var customMirror: Mirror {
     Mirror(
       self,
       children: [
