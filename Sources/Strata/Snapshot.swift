@@ -21,17 +21,6 @@ public final class Snapshot: Sendable, CustomReflectable {
 
     /// Where the effective value came from.
     public var origin: Origin { value.origin }
-
-    /// The values of lower layers that this one hides, nearest first, as text (redacted for a secret)
-    /// with their origins: what ``SettingRecord/shadowed`` lists for a setting.
-    public var hiddenValues: [HiddenValue] {
-      shadowed.map { hidden in
-        HiddenValue(
-          value: isSecret || hidden.isSecret ? redactedText : ValueText.plain(hidden.value),
-          origin: hidden.value.origin,
-          rejection: nil)
-      }
-    }
   }
 
   /// A document of the merged stack, with the scope of the layer it came from.
@@ -112,7 +101,7 @@ public final class Snapshot: Sendable, CustomReflectable {
   }
 
   /// An empty snapshot (generation 0).
-  public static let empty = Snapshot(generation: 0, sources: [])
+  package static let empty = Snapshot(generation: 0, sources: [])
 
   /// The entry for a leaf key, or `nil`.
   ///

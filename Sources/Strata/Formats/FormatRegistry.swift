@@ -69,7 +69,7 @@ public struct FormatRegistry: Sendable {
 
   /// The format a path's extension selects (case-insensitive), or `nil`. A dotfile named only by an
   /// extension (`.env`) counts as having that extension.
-  public func format(forPath path: String) -> (any ConfigFormat)? {
+  package func format(forPath path: String) -> (any ConfigFormat)? {
     guard let ext = fileExtension(of: path) ?? dotfileExtension(of: path) else { return nil }
     return format(forExtension: ext)
   }

@@ -64,7 +64,7 @@ public final class SettingsStore: Sendable {
   /// ``current`` store: a private store that holds only defaults (see ``SettingsGroup/init(store:section:)``).
   let fallbackGroup: String?
   /// The app's name, for a store made with the standard layers (``init(app:root:home:environment:arguments:formats:)``):
-  /// where its control socket goes by default (see ``serveControl(at:)``).
+  /// where its control socket goes by default (see ``serveControl(at:onListening:)``).
   let app: String?
 
   struct State {
@@ -101,7 +101,7 @@ public final class SettingsStore: Sendable {
   ///   - writeFile: the file writes go to (see ``writeFile``); `nil` (the default): the runtime layer,
   ///     in memory.
   ///   - app: the app's name, when these are an app's layers (a ``StandardLayout``'s with more): where
-  ///     ``serveControl(at:)`` puts its socket by default.
+  ///     ``serveControl(at:onListening:)`` puts its socket by default.
   public convenience init(
     layers: [any Layer], options: ParseOptions = ParseOptions(), writeFile: String? = nil, app: String? = nil
   ) {
