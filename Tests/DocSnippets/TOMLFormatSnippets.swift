@@ -31,7 +31,7 @@ import Testing
     let path = directory + "/demo.toml"
     try Data(file).write(to: URL(fileURLWithPath: path))
     // snippet: edit
-    let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])], writeFile: path)
+    let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])], writeTarget: .file(path))
     try store.setValue(9000, forKey: "server.port")
     // port = 9000            # the listener   (every other byte as it was)
     // snippet: end

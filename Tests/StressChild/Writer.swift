@@ -24,7 +24,7 @@ final class KilledSettings: SettingsGroup, @unchecked Sendable {
 /// Writes records 1, 2, 3… (continuing from the file's) through `$record.set`, the store's atomic write
 /// path. Prints `ready N` after the first write, where N is the counter the file held at start.
 func runWriter(file: String, count: Int?) {
-  let store = SettingsStore(layers: [FileLayer(scope: .user, files: [file])], writeFile: file)
+  let store = SettingsStore(layers: [FileLayer(scope: .user, files: [file])], writeTarget: .file(file))
   let settings = KilledSettings(store: store)
   let start = settings.record.counter
   var next = start + 1

@@ -44,7 +44,7 @@ extension SettingsStore {
   /// The registered settings as a JSON Schema (draft 2020-12), for editors and validators: each
   /// setting a property at its path with its type, default (none for a secret), help, environment
   /// variable (when the store has an environment layer) and Strata's `x-strata-…` keywords. Serialize
-  /// it with ``JSONFormat``.
+  /// it with the JSON format: `FormatRegistry.standard.format(named: "json")`.
   /// - Parameter title: the schema's title.
   public func jsonSchema(title: String) -> SettingValue {
     schema.jsonSchema(title: title, environmentPrefix: environmentPrefix)

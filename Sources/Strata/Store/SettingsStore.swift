@@ -42,17 +42,7 @@ public final class SettingsStore: Sendable {
   /// Writes the store's file, one write at a time.
   let writer: StoreWriter
   /// Where writes go.
-  var writeTarget: WriteTarget { writer.target }
-  /// The file writes go to (as the app sees the path; under the store's root, if any), or `nil` when
-  /// they go to the runtime layer, in memory (the highest layer, lost at exit).
-  ///
-  /// The file is replaced atomically on each write: temporary file in the same directory, fsync,
-  /// rename, original mode kept (0600 for a new file). Its format comes from its extension (the store's
-  /// ``ParseOptions/formats``); INI, dotenv and TOML writes change only the lines of the keys written.
-  public var writeFile: String? {
-    guard case .file(let path) = writeTarget else { return nil }
-    return path
-  }
+  public var writeTarget: WriteTarget { writer.target }
   /// The last good document of every file the store read.
   let cache = DocumentCache()
   /// Who hears the store's events.
@@ -98,20 +88,12 @@ public final class SettingsStore: Sendable {
   /// - Parameters:
   ///   - layers: the layers, lowest first.
   ///   - options: parsing limits, the root prefix and the file formats (``ParseOptions/formats``).
-  ///   - writeFile: the file writes go to (see ``writeFile``); `nil` (the default): the runtime layer,
-  ///     in memory.
+  ///   - writeTarget: where writes go (default: the runtime layer, in memory).
   ///   - app: the app's name, when these are an app's layers (a ``StandardLayout``'s with more): where
   ///     ``serveControl(at:onListening:)`` puts its socket by default.
   public convenience init(
-    layers: [any Layer], options: ParseOptions = ParseOptions(), writeFile: String? = nil, app: String? = nil
-  ) {
-    self.init(
-      layers: layers, options: options, writeTarget: writeFile.map(WriteTarget.file) ?? .runtime, app: app)
-  }
-
-  /// Creates a store over `layers` whose writes go to `writeTarget`.
-  convenience init(
-    layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget, app: String? = nil
+    layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime,
+    app: String? = nil
   ) {
     self.init(layers: layers, options: options, writeTarget: writeTarget, fallbackFor: nil, app: app)
   }

@@ -4,7 +4,7 @@ import Testing
 @testable import Strata
 
 /// The small public entry points that stand where machinery was public: hidden values, secrets by key,
-/// typed reads of a tree, the store's JSON Schema and its write file.
+/// typed reads of a tree and the store's JSON Schema.
 @Suite struct PublicEntryPointTests {
   let vendor = tree(
     "/usr/lib/demo/demo.json", [("server.port", .integer(8080), 2), ("db.password", .string("a"), 3)])
@@ -44,14 +44,12 @@ import Testing
     #expect(throws: StrataError.self) { try port.decoded(as: Bool.self, key: "server.port") }
   }
 
-  @Test func theStoreWritesToItsWriteFileAndExportsItsSchema() throws {
+  @Test func theStoreExportsItsSchema() throws {
     let directory = FileManager.default.temporaryDirectory.path + "/entry-points-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/demo.json"
-    let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])], writeFile: path)
-    #expect(store.writeFile == path)
-    #expect(SettingsStore(layers: []).writeFile == nil)
+    let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])], writeTarget: .file(path))
     try store.setValue(9000, forKey: "server.port")
     #expect(try String(contentsOfFile: path, encoding: .utf8).contains("9000"))
     let schema = store.jsonSchema(title: "demo")
