@@ -37,8 +37,9 @@ let log = LogSettings(store: store)
 let database = DatabaseSettings(store: store)
 
 if arguments.contains("--print-schema") {
-  let schema = store.schema.jsonSchema(title: "demo settings", environmentPrefix: store.environmentPrefix)
-  print(String(decoding: try JSONFormat().serialize(schema), as: UTF8.self), terminator: "")
+  let schema = store.jsonSchema(title: "demo settings")
+  let json = FormatRegistry.standard.format(named: "json")!
+  print(String(decoding: try json.serialize(schema), as: UTF8.self), terminator: "")
   exit(0)
 }
 

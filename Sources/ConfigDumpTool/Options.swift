@@ -91,7 +91,7 @@ struct Option {
     Option(
       names: ["--schema"], value: "FILE", section: .sources,
       help: [
-        "a JSON Schema exported by the app (SettingsSchema.jsonSchema): values are",
+        "a JSON Schema exported by the app (SettingsStore.jsonSchema): values are",
         "converted to their declared types (a value that does not convert falls",
         "back to the next lower layer), unset keys show their defaults, secrets are",
         "redacted, old keys (aliases) read as their settings' keys, and --check",

@@ -11,7 +11,7 @@ public struct Document: Sendable {
   /// Warnings found while parsing (duplicate keys, unknown directives). Errors are thrown instead.
   public var diagnostics: [Diagnostic]
   /// Other files this document read (INI `!include` and `!includedir`), in the order read.
-  public var includedFiles: [String]
+  package var includedFiles: [String]
   /// Whether every value of the document is a secret (a Kubernetes Secret volume): redacted in dumps.
   public var isSecret = false
   /// The generated environment names of the tables variables have walked through, kept while the

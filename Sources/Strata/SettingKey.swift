@@ -30,7 +30,7 @@ public enum SettingKey {
   }
 
   /// The key of `name` below `parent` (the root when `parent` is empty).
-  public static func appending(_ name: String, to parent: String) -> String {
+  static func appending(_ name: String, to parent: String) -> String {
     parent.isEmpty ? written(name) : parent + "." + written(name)
   }
 
@@ -93,18 +93,18 @@ public enum SettingKey {
   }
 
   /// The key of the table that holds `key`, or `nil` for a key of one name.
-  public static func parent(of key: String) -> String? {
+  package static func parent(of key: String) -> String? {
     let names = names(in: key)
     return names.count > 1 ? join(names.dropLast()) : nil
   }
 
   /// The last name of a key (`port` for `server.port`), unquoted.
-  public static func lastName(of key: String) -> String {
+  static func lastName(of key: String) -> String {
     names(in: key).last ?? ""
   }
 
   /// Whether `key` is `ancestor` or lies below it.
-  public static func isKey(_ key: String, within ancestor: String) -> Bool {
+  package static func isKey(_ key: String, within ancestor: String) -> Bool {
     if ancestor.isEmpty || key == ancestor { return true }
     return key.hasPrefix(ancestor) && key.utf8.dropFirst(ancestor.utf8.count).first == UInt8(ascii: ".")
   }

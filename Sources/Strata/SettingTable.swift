@@ -73,7 +73,7 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   }
 
   /// The entries, in order.
-  public var entries: [(key: String, value: SettingValue)] { storage.map { ($0.key, $0.value) } }
+  var entries: [(key: String, value: SettingValue)] { storage.map { ($0.key, $0.value) } }
   /// The number of keys.
   public var count: Int { storage.count }
   /// Whether the table has no keys.
@@ -131,7 +131,7 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   }
 
   /// Whether the table has the key.
-  public func contains(_ key: String) -> Bool { position(ofKey: key) != nil }
+  func contains(_ key: String) -> Bool { position(ofKey: key) != nil }
 
   /// Iterates the entries in order.
   public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }

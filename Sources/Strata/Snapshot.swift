@@ -13,9 +13,9 @@ public final class Snapshot: Sendable, CustomReflectable {
     /// The scope of the layer that supplied it.
     public var scope: Scope
     /// The values of lower layers that this one hides, nearest first.
-    public var shadowed: [Shadowed]
+    var shadowed: [Shadowed]
     /// Whether the value is a secret: it came from a secret source (a Secret volume), or its key (or a
-    /// table above it) is declared secret (``Snapshot/declaredSecretKeys``). Its descriptions never
+    /// table above it) is declared secret (a `.secret` setting's). Its descriptions never
     /// show the value, nor the values it shadows.
     public var isSecret = false
 
@@ -24,11 +24,11 @@ public final class Snapshot: Sendable, CustomReflectable {
   }
 
   /// A document of the merged stack, with the scope of the layer it came from.
-  public struct Source: Sendable {
+  package struct Source: Sendable {
     /// The scope of its layer.
-    public var scope: Scope
+    package var scope: Scope
     /// The document.
-    public var document: Document
+    package var document: Document
 
     /// Creates a source.
     init(scope: Scope, document: Document) {
@@ -37,12 +37,12 @@ public final class Snapshot: Sendable, CustomReflectable {
     }
   }
 
-  /// A lower value hidden by the effective one.
-  public struct Shadowed: Sendable {
+  /// A lower value hidden by the effective one (the public face is ``HiddenValue``).
+  struct Shadowed: Sendable {
     /// The hidden value.
-    public var value: SettingValue
+    var value: SettingValue
     /// The scope it came from.
-    public var scope: Scope
+    var scope: Scope
     var isSecret = false
   }
 
@@ -55,9 +55,9 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// Problems found while loading (files that were skipped, warnings).
   public let diagnostics: [Diagnostic]
   /// The documents that were merged, lowest first, with their scopes.
-  public let sources: [Snapshot.Source]
+  package let sources: [Snapshot.Source]
   /// Keys declared secret (a store's `.secret` settings): redacted like values from secret sources.
-  public let declaredSecretKeys: Set<String>
+  package let declaredSecretKeys: Set<String>
   /// The flat index of leaf entries, built on first use: a tree that is loaded and only walked (a dump
   /// of one file, a parse benchmark) never pays for it; a store builds it at every reload.
   private let lazyIndex = Locked<FlatIndex?>(nil)
@@ -101,7 +101,7 @@ public final class Snapshot: Sendable, CustomReflectable {
   }
 
   /// An empty snapshot (generation 0).
-  public static let empty = Snapshot(generation: 0, sources: [])
+  package static let empty = Snapshot(generation: 0, sources: [])
 
   /// The entry for a leaf key, or `nil`.
   ///
@@ -155,11 +155,17 @@ public final class Snapshot: Sendable, CustomReflectable {
   public var entries: [Entry] { keys.compactMap { entriesByKey[$0] } }
 
   /// The keys to redact: those whose effective value came from a secret source, and the keys declared
-  /// secret (``declaredSecretKeys``).
+  /// secret (`.secret` settings').
   public var secretKeys: Set<String> { Set(entries.filter(\.isSecret).map(\.key)).union(declaredSecretKeys) }
 
+  /// Whether the value at `key` (a leaf or a table) is a secret: it came from a secret source, or the
+  /// key or a table above it is declared secret (a `.secret` setting's).
+  public func isSecret(forKey key: String) -> Bool {
+    entry(forKey: key)?.isSecret == true || Self.isDeclaredSecret(key, in: declaredSecretKeys)
+  }
+
   /// Whether any diagnostic is an error.
-  public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
   /// What `dump(snapshot)` and debuggers show: the generation, each key with its value as text (secrets
   /// redacted) and origin, and the diagnostics.

@@ -1,6 +1,6 @@
 /// How a snapshot and its entries describe themselves (`print`, `"\(entry)"`, `dump`, debuggers): keys,
 /// values as text, origins, and for a secret `<redacted>` and the word `secret`, never the value.
-extension Snapshot: CustomStringConvertible, CustomDebugStringConvertible {
+extension Snapshot: CustomStringConvertible {
   /// The most entries a description lists; the rest are counted (`… 120 more keys`).
   static let describedEntryLimit = 50
   /// The most characters of a value a description shows (longer ones end in `…`).
@@ -21,9 +21,6 @@ extension Snapshot: CustomStringConvertible, CustomDebugStringConvertible {
     if keys.count > shown.count { lines.append("  … \(counted(keys.count - shown.count, "more key"))") }
     return lines.joined(separator: "\n")
   }
-
-  /// The same as ``description``.
-  public var debugDescription: String { description }
 }
 
 private func counted(_ count: Int, _ noun: String) -> String {
@@ -67,10 +64,10 @@ extension Snapshot.Entry: CustomStringConvertible, CustomDebugStringConvertible,
 
 extension Snapshot.Shadowed: CustomStringConvertible, CustomReflectable {
   /// `8080 (default)`; `<redacted> (secret, /run/secrets/db/password)` for a secret.
-  public var description: String { described(secret: false) }
+  var description: String { described(secret: false) }
 
   /// What `dump(shadowed)` shows: the value as text (redacted for a secret), its origin and scope.
-  public var customMirror: Mirror {
+  var customMirror: Mirror {
     Mirror(
       self,
       children: [

@@ -3,7 +3,8 @@
 /// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#StrataError -->
 /// ```swift
 /// do {
-///   let document = try INIFormat().parse(bytes, path: "/etc/demo/demo.ini", options: ParseOptions())
+///   let ini = FormatRegistry.standard.format(named: "ini")!
+///   let document = try ini.parse(bytes, path: "/etc/demo/demo.ini", options: ParseOptions())
 ///   print(document.root.value(at: "server.port") ?? "not set")
 /// } catch {
 ///   switch error.code {
@@ -17,6 +18,11 @@
 /// Codes are a struct rather than an enum so that new codes can be added without breaking switches.
 public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of problem this is.
+  ///
+  /// The codes a program or a source of its own may check or throw are public; the finer ones the
+  /// built-in parsers and layers give (`unexpectedEnd`, `invalidEscape`, `invalidPropertyList`,
+  /// `includeCycle`, `includeOutsideTree`, `unknownDirective`, `unsupportedFormat`, `nameCollision`,
+  /// `tooManySymlinks`) show only in descriptions.
   public struct Code: Sendable, Hashable, CustomStringConvertible {
     private enum Name: String, Sendable, Hashable {
       case syntax, unexpectedEnd, invalidEscape, invalidNumber, invalidUTF8, nestingTooDeep
@@ -31,9 +37,9 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text does not follow the format's grammar.
     public static let syntax = Code(.syntax)
     /// The input ended in the middle of a value.
-    public static let unexpectedEnd = Code(.unexpectedEnd)
+    static let unexpectedEnd = Code(.unexpectedEnd)
     /// A backslash escape that the format does not define.
-    public static let invalidEscape = Code(.invalidEscape)
+    static let invalidEscape = Code(.invalidEscape)
     /// A malformed number.
     public static let invalidNumber = Code(.invalidNumber)
     /// Bytes that are not valid UTF-8.
@@ -47,27 +53,27 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file, directory or key that does not exist where it is required.
     public static let notFound = Code(.notFound)
     /// A property list that is structurally broken (bad binary offsets, unknown XML element, …).
-    public static let invalidPropertyList = Code(.invalidPropertyList)
+    static let invalidPropertyList = Code(.invalidPropertyList)
     /// A key set twice in one table (a warning: the last value wins).
     public static let duplicateKey = Code(.duplicateKey)
     /// An `!include` that includes itself, directly or not.
-    public static let includeCycle = Code(.includeCycle)
+    static let includeCycle = Code(.includeCycle)
     /// An INI `!directive` that Strata does not know (a warning).
-    public static let unknownDirective = Code(.unknownDirective)
+    static let unknownDirective = Code(.unknownDirective)
     /// A file whose extension names no known format.
-    public static let unsupportedFormat = Code(.unsupportedFormat)
+    static let unsupportedFormat = Code(.unsupportedFormat)
     /// A value whose type does not fit where it is used.
     public static let typeMismatch = Code(.typeMismatch)
     /// A key (or environment variable) that matches no known setting.
     public static let unknownKey = Code(.unknownKey)
     /// Two keys that map to the same environment variable name.
-    public static let nameCollision = Code(.nameCollision)
+    static let nameCollision = Code(.nameCollision)
     /// A value that is well-formed but not acceptable.
     public static let invalidValue = Code(.invalidValue)
     /// More files than the limit (drop-ins, includes).
     public static let tooManyFiles = Code(.tooManyFiles)
     /// A symlink chain longer than the limit.
-    public static let tooManySymlinks = Code(.tooManySymlinks)
+    static let tooManySymlinks = Code(.tooManySymlinks)
     /// A file could not be written (read-only directory, full disk, …); the old file is unchanged.
     public static let writeFailed = Code(.writeFailed)
     /// A file whose owner or mode lets others change it (refused), or read a secret in it (a warning).
@@ -75,7 +81,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A document expands to more values than ``ParseOptions/maxValues`` allows.
     public static let tooManyValues = Code(.tooManyValues)
     /// An INI include that leaves the configuration's directories (see ``ParseOptions/includeDirectories``).
-    public static let includeOutsideTree = Code(.includeOutsideTree)
+    package static let includeOutsideTree = Code(.includeOutsideTree)
     /// A file that was not loaded because of its name (a note: a drop-in directory's `README`, a backup).
     public static let skipped = Code(.skipped)
     /// A `.deprecated` setting is set in a file or the environment (a warning).

@@ -28,17 +28,3 @@ struct ProxySettings: SettingsGroup {
   @Setting(coding: .hostPort) var upstream = HostPort(host: "localhost", port: 8080)
 }
 // snippet: end
-
-/// The samples of the doc comments of `SettingCoding` and `DurationText`, run: each checks what its
-/// comments say.
-@Suite struct CodingSymbolSnippets {
-  @Test func durationTextParse() {
-    // snippet: DurationText-parse
-    let timeout = DurationText.parse("1h30m")  // .seconds(5400)
-    let typo = DurationText.parse("5 minutes")  // nil
-    // snippet: end
-    #expect(timeout == .seconds(5400))
-    #expect(typo == nil)
-  }
-
-}

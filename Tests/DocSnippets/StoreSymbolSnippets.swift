@@ -29,7 +29,8 @@ enum StoreSymbols {
   static func errors(bytes: [UInt8]) throws {
     // snippet: StrataError
     do {
-      let document = try INIFormat().parse(bytes, path: "/etc/demo/demo.ini", options: ParseOptions())
+      let ini = FormatRegistry.standard.format(named: "ini")!
+      let document = try ini.parse(bytes, path: "/etc/demo/demo.ini", options: ParseOptions())
       print(document.root.value(at: "server.port") ?? "not set")
     } catch {
       switch error.code {

@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 import Testing
 
@@ -13,7 +14,8 @@ import Testing
 
   @Test func datesAndEdits() throws {
     // snippet: read
-    let root = try TOMLFormat().parse(file, path: "/etc/demo/demo.toml", options: ParseOptions()).root
+    let toml = FormatRegistry.standard.format(named: "toml")!
+    let root = try toml.parse(file, path: "/etc/demo/demo.toml", options: ParseOptions()).root
     let port = root.value(at: "server.port")  // .integer(8080) at /etc/demo/demo.toml:2:8
     let started = root.value(at: "server.started")  // .date: an offset date-time is an instant
     let maintenance = root.value(at: "server.maintenance")  // .string("1979-05-27"): a local date
@@ -23,12 +25,18 @@ import Testing
     #expect(started?.typeName == "date")
     #expect(maintenance?.kind == .string("1979-05-27"))
 
+    let directory = FileManager.default.temporaryDirectory.path + "/toml-snippet-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/demo.toml"
+    try Data(file).write(to: URL(fileURLWithPath: path))
     // snippet: edit
-    let edited = try TOMLFormat().edit(
-      file, setting: SettingValue(.integer(9000), origin: .runtime), at: "server.port",
-      path: "/etc/demo/demo.toml", options: ParseOptions())
+    let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])], writeTarget: .file(path))
+    try store.setValue(9000, forKey: "server.port")
     // port = 9000            # the listener   (every other byte as it was)
     // snippet: end
-    #expect(String(decoding: edited, as: UTF8.self).contains("port = 9000            # the listener\n"))
+    let edited = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(edited.contains("port = 9000            # the listener\n"))
+    #expect(edited.contains("maintenance = 1979-05-27"))
   }
 }

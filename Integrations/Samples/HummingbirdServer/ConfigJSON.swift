@@ -27,7 +27,8 @@ func configJSON(store: SettingsStore, groups: [any SettingsGroup]) -> String {
       SettingValue(.array(store.pendingRestarts.map { text($0.description) }), origin: .runtime)
     ),
   ])
-  let bytes = (try? JSONFormat().serialize(document)) ?? Array("{}\n".utf8)
+  let json = FormatRegistry.standard.format(named: "json")
+  let bytes = (try? json?.serialize(document)) ?? Array("{}\n".utf8)
   return String(decoding: bytes, as: UTF8.self)
 }
 

@@ -38,13 +38,7 @@ enum ConfigConversion {
   /// Whether the value at `key` is a secret: a `.secret` setting's, or one from a secret source or
   /// below a secret key.
   static func isSecret(_ key: String, in snapshot: Snapshot) -> Bool {
-    if snapshot.entry(forKey: key)?.isSecret == true { return true }
-    var current: String? = key
-    while let candidate = current {
-      if snapshot.declaredSecretKeys.contains(candidate) { return true }
-      current = SettingKey.parent(of: candidate)
-    }
-    return false
+    snapshot.isSecret(forKey: key)
   }
 }
 
@@ -62,7 +56,7 @@ struct TreeReader: TypedReader {
   let key: String
 
   func read<T: Decodable & Sendable>(_ type: T.Type) throws -> T? {
-    try SettingDecoder().decode(type, from: tree, key: key)
+    try tree.decoded(as: type, key: key)
   }
 }
 

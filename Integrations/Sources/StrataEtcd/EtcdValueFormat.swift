@@ -8,7 +8,8 @@ public import Strata
 /// // "8080" → 8080 for an Int setting
 /// let strings = EtcdLayer(prefix: "/config/myapp/", valueFormat: .string)
 /// let json = EtcdLayer(prefix: "/config/myapp/", valueFormat: .json)  // 8080, true, [1, 2], {"host": "…"}
-/// let ini = EtcdLayer(prefix: "/config/myapp/", valueFormat: .document(INIFormat()))
+/// let ini = FormatRegistry.standard.format(named: "ini")!
+/// let documents = EtcdLayer(prefix: "/config/myapp/", valueFormat: .document(ini))
 /// ```
 public struct EtcdValueFormat: Sendable {
   enum Kind: Sendable {
@@ -32,6 +33,9 @@ public struct EtcdValueFormat: Sendable {
     EtcdValueFormat(kind: .document(format))
   }
 
+  /// Strata's JSON format, which `.json` values are read with.
+  private static let jsonFormat = FormatRegistry.standard.format(named: "json")!
+
   /// Parses one value; `path` names it in positions (`etcd:/config/myapp/server/port`).
   func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> (
     value: SettingValue, warnings: [Diagnostic]
@@ -51,14 +55,14 @@ public struct EtcdValueFormat: Sendable {
     }
   }
 
-  /// A JSON value of any kind. An object goes to ``Strata/JSONFormat`` as it is; any other value is
+  /// A JSON value of any kind. An object goes to Strata's JSON format as it is; any other value is
   /// parsed as the one member of `{"": VALUE}`, and refused unless that object has exactly that member
   /// (so that `1, "x": 2` cannot pass for a value), with positions on the first line shifted back.
   private static func parseJSONValue(_ bytes: [UInt8], path: String, options: ParseOptions)
     throws(StrataError)
     -> (value: SettingValue, warnings: [Diagnostic])
   {
-    let format = JSONFormat()
+    let format = Self.jsonFormat
     let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     if bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{") {
       let document = try format.parse(bytes, path: path, options: options)

@@ -8,8 +8,7 @@ extension EtcdTests {
     defer { server.shutdown() }
     let prefix = etcdTestPrefix("unreachable")
     let layer = EtcdLayer(endpoints: [server.endpoint], prefix: prefix, retry: Self.quickRetry)
-    let defaults = StaticLayer(
-      scope: .defaults,
+    let defaults = CodeDefaultsLayer(
       root: SettingValue(
         .table(
           SettingTable([
@@ -239,5 +238,17 @@ extension EtcdTests {
       let followed = await layer.fetch(LoadContext())
       #expect(followed.documents.first?.root.value(at: "c")?.kind == .string("30"))
     }
+  }
+}
+
+/// Values given in code, below etcd: the smallest source a program writes itself (a `Layer`).
+struct CodeDefaultsLayer: Layer {
+  /// The values: a table.
+  let root: SettingValue
+  var scope: Scope { .defaults }
+  var name: String { "defaults" }
+
+  func load(_ context: LoadContext) -> LayerContents {
+    LayerContents(documents: [Document(path: name, root: root)])
   }
 }

@@ -109,7 +109,7 @@ import Testing
       try json.parse(Array(#"1, "": 2"#.utf8), path: "k", options: ParseOptions())
     }
     #expect(throws: StrataError.self) { try json.parse([], path: "k", options: ParseOptions()) }
-    let ini = EtcdValueFormat.document(INIFormat())
+    let ini = EtcdValueFormat.document(FormatRegistry.standard.format(named: "ini")!)
     let parsed = try ini.parse(Array("[tls]\ncert = /c.pem\n".utf8), path: "k", options: ParseOptions())
     #expect(parsed.value.value(at: "tls.cert")?.kind == .string("/c.pem"))
     #expect(throws: StrataError.self) {

@@ -74,18 +74,19 @@ let greeting = GreetingSettings(store: store)
 let limits = LimitSettings(store: store)
 let admin = AdminSettings(store: store)
 
-/// The effective configuration as JSON, `{"key": {"value": …, "origin": "file:line:column"}}`, declared
-/// secrets and secret sources redacted: built from the public snapshot and written by the JSON format.
+/// The effective configuration as JSON, `{"key": {"value": …, "origin": "file:line:column"}}` (values as
+/// the layers give them), declared secrets and secret sources redacted: built from the public snapshot
+/// and written by the JSON format.
 func configJSON() -> String {
-  let schema = store.schema
-  let snapshot = schema.applied(to: store.snapshot).redacting(schema.secretKeys)
-  let entries = snapshot.entries.map { entry in
+  let entries = store.snapshot.entries.map { entry in
+    let value = entry.isSecret ? SettingValue(.string("<redacted>"), origin: entry.origin) : entry.value
     let fields = SettingTable([
-      ("value", entry.value), ("origin", SettingValue(.string(entry.origin.description), origin: .runtime)),
+      ("value", value), ("origin", SettingValue(.string(entry.origin.description), origin: .runtime)),
     ])
     return (entry.key, SettingValue(.table(fields), origin: .runtime))
   }
-  let json = try? JSONFormat().serialize(SettingValue(.table(SettingTable(entries)), origin: .runtime))
+  let json = try? FormatRegistry.standard.format(named: "json")?.serialize(
+    SettingValue(.table(SettingTable(entries)), origin: .runtime))
   return json.map { String(decoding: $0, as: UTF8.self) } ?? "{}\n"
 }
 
@@ -94,9 +95,9 @@ if arguments.contains("--dump-config") {
   exit(0)
 }
 if arguments.contains("--print-schema") {
-  let schema = store.schema.jsonSchema(
-    title: "hotreload settings", environmentPrefix: store.environmentPrefix)
-  print(String(decoding: (try? JSONFormat().serialize(schema)) ?? [], as: UTF8.self), terminator: "")
+  let schema = store.jsonSchema(title: "hotreload settings")
+  let json = try? FormatRegistry.standard.format(named: "json")?.serialize(schema)
+  print(String(decoding: json ?? [], as: UTF8.self), terminator: "")
   exit(0)
 }
 func handle(_ request: Request) -> Response {

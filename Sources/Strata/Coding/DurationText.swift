@@ -7,15 +7,10 @@
 /// inner whitespace, repeated or out-of-order units (`5m5m`, `30s1h`) and inner signs (`1h-5m`) are not,
 /// because they are far more likely to be typos than intent. Values that need more than 64 bits of whole
 /// seconds, or finer precision than an attosecond, are rejected rather than rounded.
-public enum DurationText {
-  /// Parses duration text; returns `nil` for anything that is not exactly a duration.
-  ///
-  /// <!-- snippet: Tests/DocSnippets/CodingSymbolSnippets.swift#DurationText-parse -->
-  /// ```swift
-  /// let timeout = DurationText.parse("1h30m")  // .seconds(5400)
-  /// let typo = DurationText.parse("5 minutes")  // nil
-  /// ```
-  public static func parse(_ text: String) -> Duration? {
+enum DurationText {
+  /// Parses duration text; returns `nil` for anything that is not exactly a duration: `1h30m` is
+  /// 5400 seconds, `5 minutes` is `nil`.
+  static func parse(_ text: String) -> Duration? {
     try? parseChecked(text)
   }
 
@@ -35,7 +30,7 @@ public enum DurationText {
   /// Days, hours and minutes are always written as whole parts (`1h30m`, never `1.5h`); what is left
   /// below a minute is written either as one decimal number in the largest unit that fits (`1.5s`) or as
   /// whole parts (`1s1us`), whichever is shorter. ``parse(_:)`` reads every result back exactly.
-  public static func format(_ duration: Duration) -> String {
+  static func format(_ duration: Duration) -> String {
     let total = duration.attoseconds
     if total == 0 { return "0s" }
     let magnitude = total.magnitude

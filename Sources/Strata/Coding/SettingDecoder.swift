@@ -4,34 +4,11 @@
   import Foundation
 #endif
 
-/// Decodes Swift values from a ``SettingValue`` tree, converting each node against the declared type.
-///
-/// INI files and environment variables give only strings, so a leaf is read leniently wherever that is
-/// unambiguous, and strictly everywhere else:
-///
-/// | type | accepted |
-/// |---|---|
-/// | `Int`, `Int8`…`UInt64` | integers in range; decimal text with an optional sign (`" -12 "`); integral doubles |
-/// | `Bool` | booleans; `true/false/yes/no/on/off/1/0` in any case; the integers 0 and 1 |
-/// | `Double`, `Float` | numbers; decimal text (`0.25`, `1e3`), but not `nan`, `inf` or hexadecimal |
-/// | `String` | strings; integers, doubles and booleans as their literal text |
-/// | `Date` | dates; ISO 8601 text (`2024-05-01T12:00:00Z`, fractional seconds and offsets allowed) |
-/// | `Data` | data; base64 text |
-/// | `URL` | text with a scheme (`https://…`); an absolute path (`/run/x.sock`) as a file URL |
-/// | `Duration` | ``DurationText`` (`250ms`, `1h30m`); integers and bare integer text as seconds |
-/// | arrays, sets | arrays; text `a, b, c` (split on commas, trimmed; empty text is an empty array); text `[…]` as a JSON array |
-/// | structs, `[String: X]` | tables; text holding a JSON object (settings once stored as a blob) |
-/// | `RawRepresentable` enums | their raw value, by the rules above |
-///
-/// A missing key gives `nil` for an optional property. Anything else that does not fit throws a
-/// ``StrataError`` located at the offending node's origin (`env:NAME` for a variable), with a message
-/// such as `expected Int for server.port, found "80a"` or `expected UInt8 for a.b, found 300 (out of
-/// range)`. The code is `typeMismatch` when the value cannot be read as the type, `invalidValue` when it
-/// has the right shape but not an acceptable value (out of range, not a case of the enum), and `notFound`
-/// for a missing required key. No value is ever truncated, wrapped or replaced by a default.
-public struct SettingDecoder: Sendable {
+/// Decodes Swift values from a ``SettingValue`` tree, converting each node against the declared type
+/// (the rules are listed at ``SettingValue/decoded(as:key:)``).
+struct SettingDecoder: Sendable {
   /// Creates a decoder.
-  public init() {}
+  init() {}
 
   /// Decodes a value of the given type from a node.
   /// - Parameters:
@@ -39,7 +16,7 @@ public struct SettingDecoder: Sendable {
   ///   - value: the node, usually the effective value of a setting.
   ///   - key: the dotted key the node was read at (`server.tls`), used in messages.
   /// - Throws: ``StrataError`` when the node does not fit the type.
-  public func decode<T: Decodable>(_ type: T.Type, from value: SettingValue, key: String)
+  func decode<T: Decodable>(_ type: T.Type, from value: SettingValue, key: String)
     throws(StrataError) -> T
   {
     try DecodingContext(key: key).decode(type, from: value, path: [])
@@ -294,3 +271,39 @@ extension Dictionary: DictionaryMarker {}
 protocol OptionalMarker {}
 
 extension Optional: OptionalMarker {}
+
+extension SettingValue {
+  /// The tree as a value of `type`, converting each node against the type as a setting's value is
+  /// converted (for a key the program knows only at run time, a custom layer's own checks).
+  ///
+  /// INI files and environment variables give only strings, so a leaf is read leniently wherever that is
+  /// unambiguous, and strictly everywhere else:
+  ///
+  /// | type | accepted |
+  /// |---|---|
+  /// | `Int`, `Int8`…`UInt64` | integers in range; decimal text with an optional sign (`" -12 "`); integral doubles |
+  /// | `Bool` | booleans; `true/false/yes/no/on/off/1/0` in any case; the integers 0 and 1 |
+  /// | `Double`, `Float` | numbers; decimal text (`0.25`, `1e3`), but not `nan`, `inf` or hexadecimal |
+  /// | `String` | strings; integers, doubles and booleans as their literal text |
+  /// | `Date` | dates; ISO 8601 text (`2024-05-01T12:00:00Z`, fractional seconds and offsets allowed) |
+  /// | `Data` | data; base64 text |
+  /// | `URL` | text with a scheme (`https://…`); an absolute path (`/run/x.sock`) as a file URL |
+  /// | `Duration` | duration text (`250ms`, `1h30m`, `1.5s`); integers and bare integer text as seconds |
+  /// | arrays, sets | arrays; text `a, b, c` (split on commas, trimmed; empty text is an empty array); text `[…]` as a JSON array |
+  /// | structs, `[String: X]` | tables; text holding a JSON object (settings once stored as a blob) |
+  /// | `RawRepresentable` enums | their raw value, by the rules above |
+  ///
+  /// A missing key gives `nil` for an optional property. Anything else that does not fit throws a
+  /// ``StrataError`` located at the offending node's origin (`env:NAME` for a variable), with a message
+  /// such as `expected Int for server.port, found "80a"` or `expected UInt8 for a.b, found 300 (out of
+  /// range)`. The code is `typeMismatch` when the value cannot be read as the type, `invalidValue` when it
+  /// has the right shape but not an acceptable value (out of range, not a case of the enum), and `notFound`
+  /// for a missing required key. No value is ever truncated, wrapped or replaced by a default.
+  /// - Parameters:
+  ///   - type: the type wanted.
+  ///   - key: the dotted key the tree was read at (`server.tls`), used in messages.
+  /// - Throws: ``StrataError`` when the tree does not fit the type.
+  public func decoded<T: Decodable>(as type: T.Type, key: String) throws(StrataError) -> T {
+    try SettingDecoder().decode(type, from: self, key: key)
+  }
+}

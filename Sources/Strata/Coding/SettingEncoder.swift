@@ -15,9 +15,9 @@
 /// A `nil` optional property is left out of its table; a `nil` top-level value encodes as `nil`. Values
 /// a tree cannot hold throw ``StrataError`` with code `invalidValue`: a `UInt64` above `Int.max`, or
 /// `nil` inside an array.
-public struct SettingEncoder: Sendable {
+struct SettingEncoder: Sendable {
   /// Creates an encoder.
-  public init() {}
+  init() {}
 
   /// Encodes a value as a tree whose every node has the given origin.
   /// - Parameters:
@@ -26,7 +26,7 @@ public struct SettingEncoder: Sendable {
   ///     defaults `.codeDefault`.
   /// - Returns: the tree, or `nil` when the value is a `nil` optional.
   /// - Throws: ``StrataError`` (`invalidValue`) when the value cannot be held by a tree.
-  public func encode<T: Encodable>(_ value: T, origin: Origin = .runtime) throws(StrataError)
+  func encode<T: Encodable>(_ value: T, origin: Origin = .runtime) throws(StrataError)
     -> SettingValue?
   {
     let context = EncodingContext(origin: origin)

@@ -20,21 +20,18 @@ extension SettingsStore {
   /// ends by itself with a ``StoreEvent/overrideExpired(key:)`` event. Cancelling the task closes the
   /// socket, removes its file and ends the overrides still standing (with the same event).
   ///
-  /// - Parameter path: the socket's path; by default `control.sock` in the service's runtime
-  ///   directory: systemd's `$RUNTIME_DIRECTORY` (`RuntimeDirectory=` in the unit), else
-  ///   `$XDG_RUNTIME_DIR/APP` for a user other than root, else `/run/APP` (the directory is made,
-  ///   mode 0700, when it is missing).
+  /// - Parameters:
+  ///   - path: the socket's path; by default `control.sock` in the service's runtime directory:
+  ///     systemd's `$RUNTIME_DIRECTORY` (`RuntimeDirectory=` in the unit), else `$XDG_RUNTIME_DIR/APP`
+  ///     for a user other than root, else `/run/APP` (the directory is made, mode 0700, when it is
+  ///     missing).
+  ///   - onListening: called with the socket's path once it accepts connections (a service that reports
+  ///     itself ready only then).
   /// - Throws: ``StrataError`` (`writeFailed`, naming the path and why) when the socket cannot be made,
   ///   before serving anything: no runtime directory, a store without an app name and no `path`,
   ///   another process serving there already.
-  public func serveControl(at path: String? = nil) async throws(StrataError) {
-    try await serveControl(at: path) { _ in }
-  }
-
-  /// Serves the store's control socket as ``serveControl(at:)`` does, and calls `onListening` with the
-  /// socket's path once it accepts connections (a service that reports itself ready only then).
   public func serveControl(
-    at path: String? = nil, onListening: @escaping @Sendable (String) -> Void
+    at path: String? = nil, onListening: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws(StrataError) {
     let server = try startControl(
       at: path, clock: MonotonicControlClock(), mode: 0o600, environment: ProcessInfo.processInfo.environment)
@@ -52,7 +49,7 @@ extension SettingsStore {
     try startControl(at: path, clock: clock, mode: 0o600, environment: [:])
   }
 
-  /// Starts serving the control socket (see ``serveControl(at:)``) with a clock, a file mode (a test
+  /// Starts serving the control socket (see ``serveControl(at:onListening:)``) with a clock, a file mode (a test
   /// that lets another user reach the peer check) and an environment for the default path.
   func startControl(
     at path: String?, clock: any ControlClock, mode: mode_t, environment: [String: String]

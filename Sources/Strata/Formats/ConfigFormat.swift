@@ -6,10 +6,12 @@
 /// strings).
 ///
 /// A format is used once it is in a ``FormatRegistry``: `FormatRegistry.standard.registering(MyFormat())`.
-/// A format that can change one key of a file while keeping the rest (comments, order) also conforms to
-/// ``EditableFormat``.
+/// The built-in formats are reached by name: `FormatRegistry.standard.format(named: "toml")`. A store
+/// writes a file of your format by parsing it, setting the key in the tree and serializing the whole tree
+/// (the built-in INI, dotenv and TOML formats change only the lines of the key written, keeping
+/// comments and order).
 public protocol ConfigFormat: Sendable {
-  /// A short name: `json`, `plist`, `ini`, `dotenv`; what `config-dump --input-format` takes.
+  /// A short name: `json`, `plist`, `ini`, `dotenv`, `toml`; what `config-dump --input-format` takes.
   static var name: String { get }
   /// File extensions (lower case, without the dot) that select this format. The first one is the
   /// extension of the format's main file in a ``StandardLayout`` (`/etc/APP/APP.EXT`).

@@ -6,13 +6,13 @@
 /// written by parsing the file, setting the key in the tree and serializing the whole tree (comments are
 /// lost).
 ///
-/// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#EditableFormat -->
+/// <!-- snippet: Tests/StrataTests/Formats/FormatSymbolSnippets.swift#EditableFormat -->
 /// ```swift
 /// let bytes = try INIFormat().edit(
 ///   old, setting: SettingValue(.string("9000"), origin: .runtime), at: "server.port",
 ///   path: "/etc/demo/demo.ini", options: ParseOptions())
 /// ```
-public protocol EditableFormat: ConfigFormat {
+protocol EditableFormat: ConfigFormat {
   /// The file's bytes with `value` set at `key`, or the key removed.
   ///
   /// A file that does not parse is never edited: its parse error is thrown.

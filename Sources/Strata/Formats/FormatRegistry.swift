@@ -15,10 +15,10 @@
 /// ```
 public struct FormatRegistry: Sendable {
   /// The registered formats, in order: the order of a layout's main files (lowest first).
-  public private(set) var formats: [any ConfigFormat] = []
+  package private(set) var formats: [any ConfigFormat] = []
   /// The extensions of the main files a ``StandardLayout`` looks for, in load order: the first extension
   /// of each format registered as a main-file format.
-  public private(set) var mainFileExtensions: [String] = []
+  package private(set) var mainFileExtensions: [String] = []
 
   /// The built-in formats: property lists, JSON, INI, dotenv and TOML. Their main files load in that order.
   public static let standard = FormatRegistry()
@@ -31,15 +31,8 @@ public struct FormatRegistry: Sendable {
   /// Creates an empty registry; see ``standard`` for the built-in formats.
   public init() {}
 
-  /// Adds a format; a format of the same ``ConfigFormat/name`` is replaced where it stands.
-  ///
-  /// Where two formats claim one extension, the one registered later wins.
-  /// - Parameters:
-  ///   - format: the format.
-  ///   - isMainFileFormat: whether a ``StandardLayout`` looks for `APP.EXT` (`EXT`: the format's first
-  ///     extension) in each of its directories. Files with any of the format's extensions are read as
-  ///     drop-ins and as named files either way.
-  public mutating func register(_ format: any ConfigFormat, isMainFileFormat: Bool = true) {
+  /// Adds a format in place; see ``registering(_:isMainFileFormat:)``.
+  mutating func register(_ format: any ConfigFormat, isMainFileFormat: Bool = true) {
     let formatType = type(of: format)
     if let index = formats.firstIndex(where: { type(of: $0).name == formatType.name }) {
       let old = type(of: formats[index]).fileExtensions.first
@@ -53,7 +46,15 @@ public struct FormatRegistry: Sendable {
     }
   }
 
-  /// A copy with `format` added; see ``register(_:isMainFileFormat:)``.
+  /// A copy with `format` added; a format of the same ``ConfigFormat/name`` is replaced where it
+  /// stands.
+  ///
+  /// Where two formats claim one extension, the one registered later wins.
+  /// - Parameters:
+  ///   - format: the format.
+  ///   - isMainFileFormat: whether a ``StandardLayout`` looks for `APP.EXT` (`EXT`: the format's first
+  ///     extension) in each of its directories. Files with any of the format's extensions are read as
+  ///     drop-ins and as named files either way.
   public func registering(_ format: any ConfigFormat, isMainFileFormat: Bool = true) -> FormatRegistry {
     var copy = self
     copy.register(format, isMainFileFormat: isMainFileFormat)
@@ -61,29 +62,29 @@ public struct FormatRegistry: Sendable {
   }
 
   /// The format an extension selects (without the dot, any case), or `nil`.
-  public func format(forExtension fileExtension: String) -> (any ConfigFormat)? {
+  func format(forExtension fileExtension: String) -> (any ConfigFormat)? {
     let wanted = fileExtension.lowercased()
     return formats.last { type(of: $0).fileExtensions.contains(wanted) }
   }
 
   /// The format a path's extension selects (case-insensitive), or `nil`. A dotfile named only by an
   /// extension (`.env`) counts as having that extension.
-  public func format(forPath path: String) -> (any ConfigFormat)? {
+  package func format(forPath path: String) -> (any ConfigFormat)? {
     guard let ext = fileExtension(of: path) ?? dotfileExtension(of: path) else { return nil }
     return format(forExtension: ext)
   }
 
-  /// The format with the given name (`json`, `plist`, `ini`, `dotenv`; any case), or `nil`.
+  /// The format with the given name (`json`, `plist`, `ini`, `dotenv`, `toml`; any case), or `nil`.
   public func format(named name: String) -> (any ConfigFormat)? {
     let wanted = name.lowercased()
     return formats.first { type(of: $0).name == wanted }
   }
 
   /// The names of the registered formats, in order.
-  public var names: [String] { formats.map { type(of: $0).name } }
+  package var names: [String] { formats.map { type(of: $0).name } }
 
   /// Every extension that selects some format, in registration order.
-  public var allExtensions: [String] {
+  package var allExtensions: [String] {
     var seen: Set<String> = []
     return formats.flatMap { type(of: $0).fileExtensions }.filter { seen.insert($0).inserted }
   }

@@ -36,10 +36,10 @@ public struct CommandLineLayer: Layer {
   /// A label for messages.
   public var name: String { "command line" }
   /// The arguments, without the program's name.
-  public var arguments: [String] {
+  var arguments: [String] {
     didSet { readings = Locked(Readings()) }
   }
-  /// The options found in ``arguments`` and the last reading of them, shared by copies of the layer
+  /// The options found in `arguments` and the last reading of them, shared by copies of the layer
   /// (a store loads it again each time a group registers).
   private var readings = Locked(Readings())
 
@@ -58,7 +58,7 @@ public struct CommandLineLayer: Layer {
   }
 
   /// The option that sets `key`: `--server.port`.
-  public static func option(forKey key: String) -> String {
+  static func option(forKey key: String) -> String {
     "--" + key
   }
 

@@ -18,11 +18,11 @@ public struct EnvironmentLayer: Layer {
   /// A label for messages.
   public var name: String { "environment (\(prefix)_*)" }
   /// The prefix, without the trailing `_` (`DEMO`).
-  public var prefix: String
+  var prefix: String
   /// The variables to read; by default the process environment when the layer was created.
-  public var variables: [String: String]
+  var variables: [String: String]
   /// Keys known besides those of the lower layers (a declared schema).
-  public var declaredKeys: [String]
+  var declaredKeys: [String]
 
   /// Creates the layer.
   /// - Parameters:

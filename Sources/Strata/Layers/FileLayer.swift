@@ -1,9 +1,9 @@
 /// A layer read from files: a list of main files, then the drop-ins of a `.conf.d` directory.
 ///
 /// Main files that exist are loaded in the order given (a missing one is simply absent). Drop-ins are
-/// the files of ``dropInDirectory`` that the drop-in naming rules accept (configuration extensions; no hidden files, editor backups or package-manager leftovers), sorted by name. As systemd does, a
+/// the files of the drop-in directory that the drop-in naming rules accept (configuration extensions; no hidden files, editor backups or package-manager leftovers), sorted by name. As systemd does, a
 /// drop-in that is empty or a symlink to `/dev/null` is not loaded, and a drop-in in
-/// ``overridingDropInDirectory`` (the system directory, for the vendor layer) replaces the same-named
+/// the overriding drop-in directory (the system directory, for the vendor layer) replaces the same-named
 /// drop-in here, so an empty or `/dev/null` one there masks ours.
 public struct FileLayer: Layer {
   /// Where the layer sits.
@@ -11,16 +11,16 @@ public struct FileLayer: Layer {
   /// A label for messages.
   public var name: String
   /// Main files, loaded in this order when they exist.
-  public var files: [String]
+  var files: [String]
   /// A directory of drop-ins, loaded after the main files.
-  public var dropInDirectory: String?
-  /// A directory whose drop-ins replace same-named ones of ``dropInDirectory``.
-  public var overridingDropInDirectory: String?
+  var dropInDirectory: String?
+  /// A directory whose drop-ins replace same-named ones of `dropInDirectory`.
+  var overridingDropInDirectory: String?
   /// The extensions a drop-in may have; `nil` (the default): every extension of the registry the
   /// layer loads with (``ParseOptions/formats``).
-  public var dropInExtensions: [String]?
+  var dropInExtensions: [String]?
   /// The most drop-ins loaded from the directory; more is an error and only the first ones load.
-  public var maxDropIns: Int
+  var maxDropIns: Int
   /// Whether files are refused when someone other than root or this process's user could change them
   /// (sshd's `StrictModes`): a file or any directory on its path (from the layer's root, and from `/`
   /// along where links lead) that is owned by another user, writable by anyone (but a sticky directory
@@ -30,14 +30,14 @@ public struct FileLayer: Layer {
   public var requiresSafePermissions: Bool
   /// Whether a missing main file is an error (for files named explicitly, as on a command line) rather
   /// than an absent layer.
-  public var requiresFiles: Bool
+  var requiresFiles: Bool
   /// Whether files must belong to this process's user (or root), as git refuses a repository another
   /// user owns (`safe.directory`): a program run as root with `HOME` kept, as `sudo` does, must not
   /// read the invoking user's files. On for the user layer of ``StandardLayout``.
   public var requiresOwnFiles = false
   /// The format of the main files, for names that do not say (`my.cnf.fallback`, fail2ban's
   /// `jail.local`); `nil` (the default): each file's extension chooses.
-  public var format: (any ConfigFormat)?
+  var format: (any ConfigFormat)?
 
   /// Creates a file layer.
   public init(

@@ -12,13 +12,13 @@ public struct KeyPerFileLayer: Layer {
   /// A label for messages.
   public var name: String
   /// The directory.
-  public var directory: String
+  var directory: String
   /// A key prefix: with `database`, the file `password` sets `database.password`.
-  public var keyPrefix: String?
+  var keyPrefix: String?
   /// Whether the values are secrets (default `true`).
-  public var isSecret: Bool
+  var isSecret: Bool
   /// The most files read; more is an error and only the first ones (by name) load.
-  public var maxFiles: Int
+  var maxFiles: Int
 
   /// Creates the layer.
   public init(

@@ -113,23 +113,23 @@ public struct LayerContents: Sendable {
 }
 
 /// A layer whose values are given in code (defaults, tests, runtime values).
-public struct StaticLayer: Layer {
+package struct StaticLayer: Layer {
   /// Where the layer sits.
-  public var scope: Scope
+  package var scope: Scope
   /// A label for messages.
-  public var name: String
+  package var name: String
   /// The values: a table.
-  public var root: SettingValue
+  package var root: SettingValue
 
   /// Creates a layer from a tree of values.
-  public init(scope: Scope, name: String? = nil, root: SettingValue) {
+  package init(scope: Scope, name: String? = nil, root: SettingValue) {
     self.scope = scope
     self.name = name ?? scope.description
     self.root = root
   }
 
   /// Returns the values as one document.
-  public func load(_ context: LoadContext) -> LayerContents {
+  package func load(_ context: LoadContext) -> LayerContents {
     LayerContents(documents: [Document(path: name, root: root)])
   }
 }

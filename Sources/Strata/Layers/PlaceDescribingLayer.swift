@@ -1,6 +1,6 @@
 /// A layer that can tell a person where to set a key in it: a file's path, an environment variable, a
 /// command-line option. Messages about a missing required setting list these places.
-public protocol PlaceDescribingLayer: Layer {
+protocol PlaceDescribingLayer: Layer {
   /// Where `key` would be set in this layer (`/etc/demo/demo.ini`, `DEMO_SERVER_PORT`,
   /// `--server.port`), or `nil` when a person should not set it here (vendor files).
   /// - Parameters:
@@ -13,7 +13,7 @@ extension FileLayer: PlaceDescribingLayer {
   /// The main file that exists (the last of them, the one that wins), else the main files as one
   /// pattern (`/etc/demo/demo.{plist,json,ini,env,toml}`: any of them will do); `nil` for the vendor scope,
   /// which belongs to the package.
-  public func placeToSet(key: String, options: ParseOptions) -> String? {
+  func placeToSet(key: String, options: ParseOptions) -> String? {
     guard scope != .vendor else { return nil }
     if let existing = files.last(where: { FileSystem.entry(at: options.resolvePath($0)) != .missing }) {
       return existing
@@ -36,7 +36,7 @@ extension FileLayer: PlaceDescribingLayer {
 
 extension EnvironmentLayer: PlaceDescribingLayer {
   /// The variable that overrides the key: `DEMO_SERVER_PORT`.
-  public func placeToSet(key: String, options: ParseOptions) -> String? {
+  func placeToSet(key: String, options: ParseOptions) -> String? {
     EnvironmentNames.variableName(forKey: key, prefix: prefix)
   }
 }
@@ -44,7 +44,7 @@ extension EnvironmentLayer: PlaceDescribingLayer {
 extension KeyPerFileLayer: PlaceDescribingLayer {
   /// The file named for the key in the directory (`/etc/secrets/db.password`), when the key lies under
   /// the layer's prefix and can be a file name.
-  public func placeToSet(key: String, options: ParseOptions) -> String? {
+  func placeToSet(key: String, options: ParseOptions) -> String? {
     var name = key
     if let keyPrefix {
       guard SettingKey.isKey(key, within: keyPrefix), key != keyPrefix else { return nil }
@@ -57,7 +57,7 @@ extension KeyPerFileLayer: PlaceDescribingLayer {
 
 extension CommandLineLayer: PlaceDescribingLayer {
   /// The option that sets the key: `--server.port`.
-  public func placeToSet(key: String, options: ParseOptions) -> String? {
+  func placeToSet(key: String, options: ParseOptions) -> String? {
     Self.option(forKey: key)
   }
 }

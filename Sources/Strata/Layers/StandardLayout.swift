@@ -14,38 +14,38 @@
 /// | system | `/etc/demo/demo.{plist,json,ini,env,toml}`, then `/etc/demo/demo.conf.d/*` |
 /// | user | `$XDG_CONFIG_HOME/demo/demo.{plist,json,ini,env,toml}`, then `…/demo.conf.d/*` |
 /// | environment | `DEMO_*` variables |
-/// | command line | `--key value` options, when ``arguments`` are given |
+/// | command line | `--key value` options, when `arguments` are given |
 ///
-/// The main files' extensions, and the extensions drop-ins may have, come from ``formats`` (the
+/// The main files' extensions, and the extensions drop-ins may have, come from `formats` (the
 /// standard registry's are shown).
 ///
 /// Drop-ins sort by file name; a system drop-in replaces the same-named vendor one, and an empty one or
-/// a symlink to `/dev/null` masks it. With a ``root``, every absolute path is read under it (origins
+/// a symlink to `/dev/null` masks it. With a `root`, every absolute path is read under it (origins
 /// still show the path as the app sees it).
 public struct StandardLayout: Sendable {
   /// The app's name, as in `/etc/NAME/NAME.ini`.
-  public var app: String
+  package var app: String
   /// A directory under which all absolute paths are resolved (for tests and `config-dump --root`).
-  public var root: String?
+  package var root: String?
   /// The user's configuration directory (`$XDG_CONFIG_HOME`, else `$HOME/.config`), as the app sees it.
-  public var userConfigHome: String?
+  package var userConfigHome: String?
   /// The environment variable prefix, without the trailing `_`.
-  public var environmentPrefix: String
+  package var environmentPrefix: String
   /// The variables the environment layer reads.
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// The arguments the command-line layer reads (see ``CommandLineLayer``); `nil`: no such layer.
-  public var arguments: [String]?
-  /// The formats: which main files exist (``FormatRegistry/mainFileExtensions``) and how files are read.
-  public var formats: FormatRegistry
+  package var arguments: [String]?
+  /// The formats: which main files exist (its main-file formats) and how files are read.
+  package var formats: FormatRegistry
 
   /// The home directory a tree under a ``root`` falls back to: `/home/user`.
-  public static let rootHome = "/home/user"
+  static let rootHome = "/home/user"
 
   /// Creates the layout of an app.
   ///
   /// The user's configuration directory is `$XDG_CONFIG_HOME`, else `$HOME/.config`. Under a `root`,
   /// a tree must not depend on who runs it: a directory from the environment counts only if it exists
-  /// inside the root, else the home is ``rootHome`` (`ROOT/home/user/.config/APP`). `config-dump --root`
+  /// inside the root, else the home is `/home/user` (`ROOT/home/user/.config/APP`). `config-dump --root`
   /// and `SettingsStore(app:root:)` both decide here, so they find the same user file.
   /// - Parameters:
   ///   - app: the app's name.
@@ -82,21 +82,21 @@ public struct StandardLayout: Sendable {
     }
   }
 
-  /// The main files of a directory, one per main-file format of ``formats``, loaded in that order: for
+  /// The main files of a directory, one per main-file format of `formats`, loaded in that order: for
   /// the standard registry `DIR/APP.plist`, `DIR/APP.json`, `DIR/APP.ini`, `DIR/APP.env`, `DIR/APP.toml`.
-  public func mainFiles(in directory: String) -> [String] {
+  package func mainFiles(in directory: String) -> [String] {
     formats.mainFileExtensions.map { joinPath(directory, "\(app).\($0)") }
   }
 
   /// The vendor directory, `/usr/lib/APP`.
-  public var vendorDirectory: String { "/usr/lib/\(app)" }
+  package var vendorDirectory: String { "/usr/lib/\(app)" }
   /// The system directory, `/etc/APP`.
-  public var systemDirectory: String { "/etc/\(app)" }
+  package var systemDirectory: String { "/etc/\(app)" }
   /// The user directory, `$XDG_CONFIG_HOME/APP`, or `nil` when neither it nor `HOME` is set.
-  public var userDirectory: String? { userConfigHome.map { joinPath($0, app) } }
+  package var userDirectory: String? { userConfigHome.map { joinPath($0, app) } }
 
   /// The layers, lowest first: vendor, system, user, environment, and the command line when there are
-  /// ``arguments``.
+  /// `arguments`.
   public var layers: [any Layer] {
     let systemDropIns = joinPath(systemDirectory, "\(app).conf.d")
     var layers: [any Layer] = [
@@ -117,8 +117,8 @@ public struct StandardLayout: Sendable {
     return layers
   }
 
-  /// Parse options whose `resolvePath` puts absolute paths under ``root`` and whose registry is
-  /// ``formats``.
+  /// Parse options whose `resolvePath` puts absolute paths under `root` and whose registry is
+  /// `formats`.
   public func options(_ base: ParseOptions = ParseOptions()) -> ParseOptions {
     var options = base
     options.formats = formats

@@ -14,7 +14,7 @@ extension SettingsSchema {
   /// - Parameters:
   ///   - title: the schema's title.
   ///   - environmentPrefix: when given, each setting names its environment variable.
-  public func jsonSchema(title: String, environmentPrefix: String? = nil) -> SettingValue {
+  package func jsonSchema(title: String, environmentPrefix: String? = nil) -> SettingValue {
     var properties = SettingValue.emptyTable(origin: .codeDefault)
     for entry in entries {
       let names = SettingKey.names(in: entry.key)
@@ -30,7 +30,7 @@ extension SettingsSchema {
 
   /// Reads a schema written by ``jsonSchema(title:environmentPrefix:)``.
   /// - Throws: `invalidValue` when the tree is not such a schema.
-  public init(jsonSchema: SettingValue) throws(StrataError) {
+  package init(jsonSchema: SettingValue) throws(StrataError) {
     guard let properties = jsonSchema.value(at: "properties"), properties.isTable else {
       throw located(
         StrataError(.invalidValue, "not a Strata JSON Schema: no top-level \"properties\""), jsonSchema.origin
@@ -192,7 +192,7 @@ extension SettingsSchema.ValueType {
 
 extension SettingValue {
   /// The string, if this node is one.
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let s) = kind { return s }
     return nil
   }

@@ -6,7 +6,7 @@
 
 extension SettingsSchema {
   /// A layer holding every declared default (secrets without a default are left out).
-  public var defaultsLayer: StaticLayer {
+  package var defaultsLayer: StaticLayer {
     var root = SettingValue.emptyTable(origin: .codeDefault)
     for entry in entries {
       guard var value = entry.defaultValue else { continue }
@@ -26,7 +26,7 @@ extension SettingsSchema {
   ///   - placesToSet: where a key can be set, highest layer first (`--server.port`, `DEMO_SERVER_PORT`,
   ///     `/etc/demo/demo.ini`: each ``PlaceDescribingLayer``'s answer), for the errors about missing
   ///     required settings.
-  public func applied(
+  package func applied(
     to snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 },
     placesToSet: (String) -> [String] = { _ in [] }
   ) -> Snapshot {
@@ -186,7 +186,7 @@ extension SettingsSchema {
 
 extension SettingsSchema.ValueType: CustomStringConvertible {
   /// The JSON Schema name: `integer`, `array of integer`, `string (duration)`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .string(let format?): "string (\(format))"
     case .string: "string"
@@ -223,7 +223,7 @@ extension SettingValue {
 extension Snapshot {
   /// The same snapshot with the values at `keys` (and below them) replaced by `<redacted>`, effective and
   /// shadowed alike, origins kept.
-  public func redacting(_ keys: Set<String>) -> Snapshot {
+  package func redacting(_ keys: Set<String>) -> Snapshot {
     guard !keys.isEmpty else { return self }
     let sources = sources.map { source in
       var document = source.document

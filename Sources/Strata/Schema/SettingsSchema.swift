@@ -3,9 +3,9 @@
 /// A store builds one from its registered groups (``SettingsStore/schema``); it exports to JSON Schema
 /// for editors (``jsonSchema(title:environmentPrefix:)``), and `config-dump --schema FILE` reads that
 /// back to type INI and environment strings, fill in defaults, and report unknown keys.
-public struct SettingsSchema: Sendable {
+package struct SettingsSchema: Sendable {
   /// The type of a setting's value, as JSON Schema sees it.
-  public indirect enum ValueType: Sendable, Equatable {
+  package indirect enum ValueType: Sendable, Equatable {
     /// Text; `format` is a JSON Schema format (`date-time`, `uri`) or Strata's `duration`, `byte`.
     case string(format: String?)
     /// A whole number.
@@ -25,36 +25,36 @@ public struct SettingsSchema: Sendable {
   }
 
   /// One declared setting.
-  public struct Entry: Sendable {
+  package struct Entry: Sendable {
     /// The full dotted key.
-    public var key: String
+    package var key: String
     /// The value's type.
-    public var type: ValueType
+    package var type: ValueType
     /// The Swift type's name (`Int`, `[String]`, `LogLevel`).
-    public var typeName: String
+    package var typeName: String
     /// The default (`nil` for a nil optional, or for a secret read from a schema file).
-    public var defaultValue: SettingValue?
+    package var defaultValue: SettingValue?
     /// The one-line help.
-    public var help: String?
+    package var help: String?
     /// The traits.
-    public var traits: SettingTraits
+    package var traits: SettingTraits
     /// What validation accepts, in words.
-    public var validationSummary: String?
+    package var validationSummary: String?
     /// The smallest and largest value accepted (a numeric `.range` validation), or `nil`.
-    public var minimum: SettingValue?
+    package var minimum: SettingValue?
     /// The largest value accepted, or `nil`.
-    public var maximum: SettingValue?
+    package var maximum: SettingValue?
     /// The only values accepted, as text (the raw values of a `CaseIterable` enum), or `nil` for any.
-    public var allowedValues: [String]?
+    package var allowedValues: [String]?
     /// Whether some layer must set the setting (it was declared without a default).
-    public var isRequired: Bool
+    package var isRequired: Bool
     /// The setting's old keys, in full, still read when the key is absent (with a warning).
-    public var aliases: [String]
+    package var aliases: [String]
     /// A struct's fields, learnt from its default (`nil`: any name below the key is the setting's).
     var fields: FieldShape?
 
     /// Creates an entry.
-    public init(
+    package init(
       key: String, type: ValueType, typeName: String, defaultValue: SettingValue? = nil, help: String? = nil,
       traits: SettingTraits = [], validationSummary: String? = nil, allowedValues: [String]? = nil,
       isRequired: Bool = false, aliases: [String] = [], minimum: SettingValue? = nil,
@@ -76,15 +76,15 @@ public struct SettingsSchema: Sendable {
   }
 
   /// The entries, in declaration order.
-  public var entries: [Entry]
+  package var entries: [Entry]
 
   /// Creates a schema from entries.
-  public init(entries: [Entry]) {
+  package init(entries: [Entry]) {
     self.entries = entries
   }
 
   /// The entry for a key, or `nil`.
-  public func entry(forKey key: String) -> Entry? { entries.first { $0.key == key } }
+  package func entry(forKey key: String) -> Entry? { entries.first { $0.key == key } }
 
   /// The keys a variable or an option may name: each setting's, and the fields of its struct (at most
   /// ``DeclaredKeys/maxFieldDepth`` names below it), as a store knows them.
@@ -97,11 +97,11 @@ public struct SettingsSchema: Sendable {
   }
 
   /// The keys of the secret settings.
-  public var secretKeys: Set<String> { Set(entries.filter { $0.traits.contains(.secret) }.map(\.key)) }
+  package var secretKeys: Set<String> { Set(entries.filter { $0.traits.contains(.secret) }.map(\.key)) }
 
   /// Whether a leaf key of a file belongs to a declared setting: it is one (or one of its old keys), or
   /// lies inside one whose value is a table (a `Codable` struct or a dictionary).
-  public func declares(_ key: String) -> Bool {
+  package func declares(_ key: String) -> Bool {
     entries.contains { entry in
       ([entry.key] + entry.aliases).contains { declared in
         guard declared != key else { return true }
@@ -117,7 +117,7 @@ public struct SettingsSchema: Sendable {
   /// - Parameters:
   ///   - snapshot: the merged layers.
   ///   - resolvePath: where the files are read (under a root), to find where each key is written.
-  public func unknownKeys(
+  package func unknownKeys(
     in snapshot: Snapshot, resolvePath: @escaping @Sendable (String) -> String = { $0 }
   ) -> [Diagnostic] {
     // A typo inside a struct's table is compared with its fields too (`http.tls.readTimeout`).
@@ -148,7 +148,7 @@ public struct SettingsSchema: Sendable {
 extension SettingsSchema.Entry: CustomReflectable {
   /// What `print(schema)`, `dump(schema)` and debuggers show: every field, the default as text, and
   /// `<redacted>` for a secret's default.
-  public var customMirror: Mirror {
+  package var customMirror: Mirror {
     let shownDefault =
       traits.contains(.secret)
       ? (defaultValue == nil ? "nil" : redactedText) : defaultValue.map(ValueText.plain) ?? "nil"

@@ -41,8 +41,17 @@ extension SettingsStore {
     return diagnostics
   }
 
+  /// The registered settings as a JSON Schema (draft 2020-12), for editors and validators: each
+  /// setting a property at its path with its type, default (none for a secret), help, environment
+  /// variable (when the store has an environment layer) and Strata's `x-strata-…` keywords. Serialize
+  /// it with the JSON format: `FormatRegistry.standard.format(named: "json")`.
+  /// - Parameter title: the schema's title.
+  public func jsonSchema(title: String) -> SettingValue {
+    schema.jsonSchema(title: title, environmentPrefix: environmentPrefix)
+  }
+
   /// The registered settings, described.
-  public var schema: SettingsSchema {
+  package var schema: SettingsSchema {
     let boxes = state.withLock { $0.registry.declaredBoxes }
     return SettingsSchema(
       entries: boxes.map { box in

@@ -1,15 +1,7 @@
-/// A value read by key, with where it came from.
-public struct KeyedValue<Value: Sendable>: Sendable {
-  /// The value, converted to the type asked for.
-  public var value: Value
-  /// Where it came from.
-  public var origin: Origin
-}
-
 /// Typed access by key, for code that knows a key only at run time (an admin endpoint, a plugin).
 extension SettingsStore {
-  /// The value at `key` as `type`, with its origin; `nil` when no layer sets it and no setting declared
-  /// at the key has a value.
+  /// The value at `key` as `type` (`value`), with where it came from (`origin`); `nil` when no layer
+  /// sets it and no setting declared at the key has a value.
   ///
   /// When a setting is declared at `key`, this is its running value (validated, the last good one kept
   /// over a bad live edit, the pinned one inside ``SettingsGroup/withConsistentSnapshot(_:)``), converted
@@ -17,7 +9,7 @@ extension SettingsStore {
   /// - Throws: ``StrataError`` (`typeMismatch`, naming the key and where the value came from) when the
   ///   value does not convert to `type`.
   public func value<Value: Decodable & Sendable>(forKey key: String, as type: Value.Type)
-    throws(StrataError) -> KeyedValue<Value>?
+    throws(StrataError) -> (value: Value, origin: Origin)?
   {
     let tree: SettingValue
     let origin: Origin
@@ -30,7 +22,7 @@ extension SettingsStore {
       guard let value = snapshot.value(forKey: key) else { return nil }
       (tree, origin) = (value, snapshot.entry(forKey: key)?.origin ?? value.origin)
     }
-    return KeyedValue(value: try SettingDecoder().decode(type, from: tree, key: key), origin: origin)
+    return (try SettingDecoder().decode(type, from: tree, key: key), origin)
   }
 
   /// Writes `value` at `key` to the ``writeTarget``, as the declared setting's record would when one is

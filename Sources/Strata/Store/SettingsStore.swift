@@ -54,7 +54,7 @@ public final class SettingsStore: Sendable {
   /// ``current`` store: a private store that holds only defaults (see ``SettingsGroup/init(store:section:)``).
   let fallbackGroup: String?
   /// The app's name, for a store made with the standard layers (``init(app:root:home:environment:arguments:formats:)``):
-  /// where its control socket goes by default (see ``serveControl(at:)``).
+  /// where its control socket goes by default (see ``serveControl(at:onListening:)``).
   let app: String?
 
   struct State {
@@ -90,7 +90,7 @@ public final class SettingsStore: Sendable {
   ///   - options: parsing limits, the root prefix and the file formats (``ParseOptions/formats``).
   ///   - writeTarget: where writes go (default: the runtime layer, in memory).
   ///   - app: the app's name, when these are an app's layers (a ``StandardLayout``'s with more): where
-  ///     ``serveControl(at:)`` puts its socket by default.
+  ///     ``serveControl(at:onListening:)`` puts its socket by default.
   public convenience init(
     layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime,
     app: String? = nil
@@ -226,7 +226,7 @@ extension SettingsStore: CustomReflectable {
 
 extension SettingsStore {
   /// The prefix of the store's environment layer, if it has one.
-  public var environmentPrefix: String? {
+  package var environmentPrefix: String? {
     stack.layers.lazy.compactMap { $0 as? EnvironmentLayer }.first?.prefix
   }
 

@@ -23,7 +23,7 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
   /// a file others can read, a file a layer refused. A new subscription to ``SettingsStore/events``
   /// first receives one for every problem standing then, start-up problems included.
   case diagnosed(Diagnostic)
-  /// The control socket (``SettingsStore/serveControl(at:)``) refused a connection: the message names
+  /// The control socket (``SettingsStore/serveControl(at:onListening:)``) refused a connection: the message names
   /// the connecting process's uid and pid and who may connect.
   case controlRefused(String)
   /// A time-limited override set through the control socket expired and was removed: the key has the

@@ -21,9 +21,9 @@ import StrataPlatform
 /// shared by every notifier of that socket path, and a thread of its own sends it once there is room,
 /// retrying after 5 ms and then up to twice as long each time, up to a second, until the outbox is
 /// empty. Messages leave in the order of the calls. While they wait, consecutive status-only messages
-/// (``status(_:)``) are merged into the newest; `READY=`, `RELOADING=` and `STOPPING=` are kept. At most
+/// (`STATUS=` alone) are merged into the newest; `READY=`, `RELOADING=` and `STOPPING=` are kept. At most
 /// 64 messages wait: past that the oldest status-only message is dropped first, then the oldest other
-/// message (fields given to ``send(_:)``), and only when every waiting message is a change of state the
+/// message, and only when every waiting message is a change of state the
 /// oldest of those, so that the newest state always reaches systemd.
 ///
 /// Every field is sanitised on its UTF-8 bytes: a newline, a carriage return or a NUL inside it becomes
@@ -31,7 +31,7 @@ import StrataPlatform
 /// `MAINPID=`) nor make systemd drop the datagram.
 public struct SystemdNotifier: Sendable {
   /// The socket's path (`@name` for an abstract socket), or `nil` when not run by systemd.
-  public let socketPath: String?
+  let socketPath: String?
   /// The outbox shared by the notifiers of `socketPath`.
   private let outbox: NotifyOutbox?
 
@@ -41,24 +41,24 @@ public struct SystemdNotifier: Sendable {
   }
 
   /// A notifier for a given socket (`nil` or empty: notifications are dropped).
-  public init(socketPath: String?) {
+  init(socketPath: String?) {
     self.socketPath = socketPath?.isEmpty == false ? socketPath : nil
     outbox = self.socketPath.map(NotifyOutbox.forSocket)
   }
 
   /// Whether notifications go anywhere.
-  public var isEnabled: Bool { socketPath != nil }
+  var isEnabled: Bool { socketPath != nil }
 
   /// Says that the service is ready (start-up done, or a reload applied), with an optional status line.
   @discardableResult
-  public func ready(status: String? = nil) -> Bool {
+  func ready(status: String? = nil) -> Bool {
     send(["READY=1"] + (status.map { ["STATUS=\($0)"] } ?? []))
   }
 
-  /// Says that the service is reloading its configuration; ``ready(status:)`` must follow once the
+  /// Says that the service is reloading its configuration; `ready(status:)` must follow once the
   /// reload is applied (systemd waits for it before `systemctl reload` returns).
   @discardableResult
-  public func reloading() -> Bool {
+  func reloading() -> Bool {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return send(["RELOADING=1", "MONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000)"])
@@ -66,11 +66,11 @@ public struct SystemdNotifier: Sendable {
 
   /// Says that the service is stopping.
   @discardableResult
-  public func stopping() -> Bool { send(["STOPPING=1"]) }
+  func stopping() -> Bool { send(["STOPPING=1"]) }
 
   /// Sets the one-line status `systemctl status` shows.
   @discardableResult
-  public func status(_ text: String) -> Bool { send(["STATUS=\(text)"]) }
+  func status(_ text: String) -> Bool { send(["STATUS=\(text)"]) }
 
   /// Sends `fields` (`NAME=value`, one per line) as one datagram, without blocking.
   ///
@@ -81,7 +81,7 @@ public struct SystemdNotifier: Sendable {
   ///   path is too long for a socket address, or the send failed for another reason (nothing listens at
   ///   the path, for example): that message is dropped.
   @discardableResult
-  public func send(_ fields: [String]) -> Bool {
+  func send(_ fields: [String]) -> Bool {
     guard let outbox else { return false }
     return outbox.post(NotifyMessage(fields: fields))
   }

@@ -83,9 +83,10 @@ enum IntegrationSnippets {
     // "8080" → 8080 for an Int setting
     let strings = EtcdLayer(prefix: "/config/myapp/", valueFormat: .string)
     let json = EtcdLayer(prefix: "/config/myapp/", valueFormat: .json)  // 8080, true, [1, 2], {"host": "…"}
-    let ini = EtcdLayer(prefix: "/config/myapp/", valueFormat: .document(INIFormat()))
+    let ini = FormatRegistry.standard.format(named: "ini")!
+    let documents = EtcdLayer(prefix: "/config/myapp/", valueFormat: .document(ini))
     // snippet: end
-    return [strings, json, ini]
+    return [strings, json, documents]
   }
 
   static func serviceGroup(app: some Service, logger: Logger) async throws {

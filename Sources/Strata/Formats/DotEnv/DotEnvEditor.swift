@@ -10,7 +10,7 @@
 ///   `typeMismatch`.
 extension DotEnvFormat: EditableFormat {
   /// Sets or removes one key, changing only its lines (see above).
-  public func edit(
+  func edit(
     _ bytes: [UInt8], setting value: SettingValue?, at key: String, path: String, options: ParseOptions
   )
     throws(StrataError) -> [UInt8]

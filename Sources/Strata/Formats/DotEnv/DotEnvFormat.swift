@@ -24,19 +24,19 @@
 ///
 /// Writes edit the file in place (see ``edit(_:setting:at:path:options:)``). The full grammar, and where
 /// it differs from python-dotenv, is in <doc:DotEnvDialect>.
-public struct DotEnvFormat: ConfigFormat {
+struct DotEnvFormat: ConfigFormat {
   /// The format's name, `dotenv`.
-  public static let name = "dotenv"
+  static let name = "dotenv"
   /// Extensions that select this format: `env` (and a file named just `.env`).
-  public static let fileExtensions = ["env"]
+  static let fileExtensions = ["env"]
 
   /// Creates the format.
-  public init() {}
+  init() {}
 
   /// Parses a dotenv file into a tree of strings.
   /// - Throws: ``StrataError`` with the line and column of the first problem; `nestingTooDeep` for a
   ///   name of more than `options.maxDepth` names.
-  public func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document {
+  func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document {
     var tree = DotEnvTree(path: path)
     for entry in try DotEnvParser.entries(of: bytes, path: path, maxDepth: options.maxDepth) {
       tree.add(entry)
@@ -47,7 +47,7 @@ public struct DotEnvFormat: ConfigFormat {
   /// Serializes a tree: one `NAME=value` line per scalar, names joined with `.`.
   /// - Throws: ``StrataError`` `typeMismatch` for arrays (dotenv has none) or a top that is not a table,
   ///   `invalidValue` for a name that would not read back as itself (`a b`, `ABC`, `x__y`) or a NUL byte.
-  public func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
+  func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
     try DotEnvSerializer.serialize(value)
   }
 }

@@ -1,6 +1,6 @@
 /// Apple property lists, XML and binary (`bplist00`), told apart by content rather than extension.
 ///
-/// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#PropertyListFormat -->
+/// <!-- snippet: Tests/StrataTests/Formats/FormatSymbolSnippets.swift#PropertyListFormat -->
 /// ```swift
 /// let document = try PropertyListFormat().parse(
 ///   bytes, path: "/etc/demo/demo.plist", options: ParseOptions())
@@ -22,14 +22,14 @@
 /// binary dates keep full precision. Strings with control characters other than tab, newline and
 /// carriage return, and dates outside the years 0000 to 9999, cannot be written as XML; write them with
 /// ``serializeBinary(_:)``.
-public struct PropertyListFormat: ConfigFormat {
+struct PropertyListFormat: ConfigFormat {
   /// The format's name, `plist`.
-  public static let name = "plist"
+  static let name = "plist"
   /// Extensions that select this format: `plist`.
-  public static let fileExtensions = ["plist"]
+  static let fileExtensions = ["plist"]
 
   /// Creates the format.
-  public init() {}
+  init() {}
 
   /// Parses an XML or binary property list whose top level is a dict.
   /// - Parameters:
@@ -38,7 +38,7 @@ public struct PropertyListFormat: ConfigFormat {
   ///   - options: limits; `maxDepth` bounds the nesting of arrays and dicts.
   /// - Throws: ``StrataError`` with the line and column of the problem (XML) or the byte offset in its
   ///   message (binary).
-  public func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document {
+  func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document {
     let source = SourceText(path: path, bytes: bytes)
     return try source.bytes.withUnsafeBufferPointer { (buffer) throws(StrataError) -> Document in
       let root: SettingValue
@@ -71,7 +71,7 @@ public struct PropertyListFormat: ConfigFormat {
   /// - Throws: ``StrataError`` `typeMismatch` when the top is not a table, `invalidValue` for a string
   ///   or a date (outside the years 0000 to 9999) that XML cannot hold, `nestingTooDeep` beyond 512
   ///   levels.
-  public func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
+  func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
     try Self.requireTable(value)
     return try XMLPropertyListSerializer.serialize(value)
   }
@@ -81,7 +81,7 @@ public struct PropertyListFormat: ConfigFormat {
   /// Equal values are written once each time they occur; nothing is shared between them.
   /// - Throws: ``StrataError`` `typeMismatch` when the top is not a table, `nestingTooDeep` beyond 512
   ///   levels.
-  public func serializeBinary(_ value: SettingValue) throws(StrataError) -> [UInt8] {
+  func serializeBinary(_ value: SettingValue) throws(StrataError) -> [UInt8] {
     try Self.requireTable(value)
     return try BinaryPropertyListSerializer.serialize(value)
   }

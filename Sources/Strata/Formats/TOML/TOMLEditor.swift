@@ -11,7 +11,7 @@
 /// - A file that does not parse is never edited: its parse error is thrown.
 extension TOMLFormat: EditableFormat {
   /// Sets or removes one key, changing only its bytes where it can (see above).
-  public func edit(
+  func edit(
     _ bytes: [UInt8], setting value: SettingValue?, at key: String, path: String, options: ParseOptions
   )
     throws(StrataError) -> [UInt8]

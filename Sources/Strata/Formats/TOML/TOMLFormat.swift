@@ -8,33 +8,33 @@
 /// as everywhere in Strata. Every rule of the specification is enforced, redefinitions included; the
 /// mapping, the limits and the edits are in <doc:TOMLFiles>.
 ///
-/// <!-- snippet: Tests/DocSnippets/FormatSymbolSnippets.swift#TOMLFormat -->
+/// <!-- snippet: Tests/StrataTests/Formats/FormatSymbolSnippets.swift#TOMLFormat -->
 /// ```swift
 /// let document = try TOMLFormat().parse(bytes, path: "/etc/demo/demo.toml", options: ParseOptions())
 /// let port = document.root.value(at: "server.port")  // 8080 from `[server]` / `port = 8080`
 /// ```
-public struct TOMLFormat: ConfigFormat {
+struct TOMLFormat: ConfigFormat {
   /// The format's name, `toml`.
-  public static let name = "toml"
+  static let name = "toml"
   /// Extensions that select this format: `toml`.
-  public static let fileExtensions = ["toml"]
+  static let fileExtensions = ["toml"]
 
   /// Creates the format.
-  public init() {}
+  init() {}
 
   /// Parses a TOML document.
   /// - Throws: ``StrataError`` with the line and column of the first problem: `syntax`, `invalidNumber`,
   ///   `invalidEscape`, `invalidValue` (a date that does not exist), `duplicateKey` (a key or table
   ///   defined twice), `invalidUTF8`; `nestingTooDeep` past `options.maxDepth`, `tooManyValues` past
   ///   `options.maxValues`, `fileTooLarge` past `options.maxFileSize`.
-  public func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document {
+  func parse(_ bytes: [UInt8], path: String, options: ParseOptions) throws(StrataError) -> Document {
     Document(path: path, root: try TOMLParser.parse(bytes, path: path, options: options))
   }
 
   /// Serializes a table as TOML: scalars and arrays first, then `[tables]` and `[[arrays of tables]]`.
   /// - Throws: ``StrataError`` `typeMismatch` when the value is not a table or holds an integer above
   ///   `Int.max`, `nestingTooDeep` past 512 levels.
-  public func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
+  func serialize(_ value: SettingValue) throws(StrataError) -> [UInt8] {
     try TOMLSerializer.serialize(value)
   }
 }

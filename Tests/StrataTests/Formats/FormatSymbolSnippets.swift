@@ -1,8 +1,9 @@
-import Strata
 import Testing
 
-/// The samples of the doc comments of `INIFormat`, `TOMLFormat`, `EditableFormat` and `PropertyListFormat`, run: each
-/// checks what its comments say.
+@testable import Strata
+
+/// The samples of the doc comments of `INIFormat`, `TOMLFormat`, `EditableFormat` and
+/// `PropertyListFormat` (internal types), run: each checks what its comments say.
 @Suite struct FormatSymbolSnippets {
   let bytes = Array("[server]\nport = 8080\n".utf8)
 
