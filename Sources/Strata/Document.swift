@@ -47,7 +47,7 @@ public struct ParseOptions: Sendable {
   public var maxValues: Int
   /// Maps a path as written in a configuration (`/etc/demo/x.ini`) to where it is on disk (under a test
   /// root, say). The default is the identity.
-  public var resolvePath: @Sendable (String) -> String
+  package var resolvePath: @Sendable (String) -> String
   /// The formats files are read and written with: a file's extension chooses one, drop-ins need one of
   /// their extensions, and `--input-format` names one (default ``FormatRegistry/standard``).
   public var formats: FormatRegistry

@@ -38,7 +38,7 @@ public enum Origin: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The file path, when the origin is a file.
-  public var path: String? {
+  package var path: String? {
     if case .file(let path, _, _) = self { return path }
     return nil
   }

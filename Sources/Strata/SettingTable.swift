@@ -79,7 +79,7 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   /// Whether the table has no keys.
   public var isEmpty: Bool { storage.isEmpty }
   /// The keys, in order.
-  public var keys: [String] { storage.map(\.key) }
+  var keys: [String] { storage.map(\.key) }
 
   /// Whether both tables are copies of one table (the same entries buffer): then they are identical,
   /// and a comparison need not look inside.
@@ -133,17 +133,9 @@ public struct SettingTable: Sendable, Equatable, Sequence {
   /// Whether the table has the key.
   func contains(_ key: String) -> Bool { position(ofKey: key) != nil }
 
-  /// Iterates the entries in order.
-  public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }
-
-  /// Iterates a table's entries in order, as `(key, value)` pairs.
-  public struct Iterator: IteratorProtocol {
-    var base: IndexingIterator<[Entry]>
-
-    /// The next entry, or `nil` at the end.
-    public mutating func next() -> (key: String, value: SettingValue)? {
-      base.next().map { ($0.key, $0.value) }
-    }
+  /// Iterates the entries in order, as `(key, value)` pairs.
+  public func makeIterator() -> some IteratorProtocol<(key: String, value: SettingValue)> {
+    storage.lazy.map { (key: $0.key, value: $0.value) }.makeIterator()
   }
 
   /// Compares keys, order and content (not origins).

@@ -96,7 +96,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
   }
 
   /// Whether this node is a table.
-  public var isTable: Bool {
+  var isTable: Bool {
     if case .node(.table, _) = storage { return true }
     return false
   }
@@ -122,7 +122,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
   }
 
   /// The node at a path of table keys below this one, or `nil`.
-  public func value(atComponents components: [String]) -> SettingValue? {
+  func value(atComponents components: [String]) -> SettingValue? {
     guard !components.isEmpty else { return self }
     guard case .node(.table(let table), _) = storage else { return nil }
     return table.value(atComponents: components[...])

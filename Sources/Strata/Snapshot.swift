@@ -20,7 +20,7 @@ public final class Snapshot: Sendable, CustomReflectable {
     public var isSecret = false
 
     /// Where the effective value came from.
-    public var origin: Origin { value.origin }
+    var origin: Origin { value.origin }
   }
 
   /// A document of the merged stack, with the scope of the layer it came from.
@@ -37,7 +37,7 @@ public final class Snapshot: Sendable, CustomReflectable {
     }
   }
 
-  /// A lower value hidden by the effective one (the public face is ``HiddenValue``).
+  /// A lower value hidden by the effective one (the public face is ``Snapshot/HiddenValue``).
   struct Shadowed: Sendable {
     /// The hidden value.
     var value: SettingValue
@@ -51,7 +51,7 @@ public final class Snapshot: Sendable, CustomReflectable {
   /// The merged tree (tables merged key by key, later layers winning per leaf, arrays replacing).
   public let root: SettingValue
   /// Every leaf key in order of first appearance.
-  public var keys: [String] { index.keys }
+  package var keys: [String] { index.keys }
   /// Problems found while loading (files that were skipped, warnings).
   public let diagnostics: [Diagnostic]
   /// The documents that were merged, lowest first, with their scopes.
@@ -149,14 +149,14 @@ public final class Snapshot: Sendable, CustomReflectable {
   }
 
   /// The node at a key (a leaf or a table; see ``SettingKey``), or `nil`.
-  public func value(forKey key: String) -> SettingValue? { root.value(at: key) }
+  package func value(forKey key: String) -> SettingValue? { root.value(at: key) }
 
   /// Every leaf entry, in key order of first appearance.
   public var entries: [Entry] { keys.compactMap { entriesByKey[$0] } }
 
   /// The keys to redact: those whose effective value came from a secret source, and the keys declared
   /// secret (`.secret` settings').
-  public var secretKeys: Set<String> { Set(entries.filter(\.isSecret).map(\.key)).union(declaredSecretKeys) }
+  package var secretKeys: Set<String> { Set(entries.filter(\.isSecret).map(\.key)).union(declaredSecretKeys) }
 
   /// Whether the value at `key` (a leaf or a table) is a secret: it came from a secret source, or the
   /// key or a table above it is declared secret (a `.secret` setting's).

@@ -151,7 +151,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   public var error: StrataError
   /// How many problems this stands for: 1, or for the summary of a file's diagnostics left out after
   /// the first twenty, how many were left out.
-  public var occurrences = 1
+  package var occurrences = 1
 
   /// Creates a diagnostic.
   public init(_ severity: Severity, _ error: StrataError) {

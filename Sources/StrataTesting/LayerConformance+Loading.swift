@@ -13,7 +13,7 @@ extension LayerConformance {
       failures.append(Failure(.load, "load returned no documents"))
     }
     for document in contents.documents {
-      if !document.root.isTable {
+      if document.root.table == nil {
         failures.append(
           Failure(
             .load, "the root of document \(document.path) is a \(document.root.typeName), not a table"))
@@ -40,7 +40,7 @@ extension LayerConformance {
     }
     guard !layer.loadsAsynchronously else {
       return fetched.documents.compactMap { document in
-        document.root.isTable
+        document.root.table != nil
           ? nil
           : Failure(.fetch, "the root of fetched document \(document.path) is not a table")
       }

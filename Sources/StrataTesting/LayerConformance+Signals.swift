@@ -52,7 +52,7 @@ extension LayerConformance {
     timeout: Duration
   ) async -> [Failure] {
     let before = store.snapshot.root
-    let generation = store.generation
+    let generation = store.snapshot.generation
     switch await bounded(by: Deadline(timeout), change) {
     case .threw(let error): return [Failure(.change, "the change function threw: \(error)")]
     case .timedOut: return [Failure(.change, "the change function did not return within \(timeout)")]

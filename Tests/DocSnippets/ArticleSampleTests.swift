@@ -32,9 +32,9 @@ import Testing
     #expect(settings.$maxConnections.key == "server.max_connections")
   }
 
-  @Test func anAttributeIsReadOnTheRecord() {
-    let settings = Declarations.AttributedSettings.inMemory()
-    #expect(settings.$port.uiSection == "Network")
+  @Test func theHelpTextIsReadOnTheRecord() {
+    let settings = Declarations.HelpedSettings.inMemory()
+    #expect(settings.$port.help == "The port to listen on")
   }
 
   @Test func theSpaceSeparatedFormatParsesWithPositionsAndRefusesWhatItCannotRead() throws {

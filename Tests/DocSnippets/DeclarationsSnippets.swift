@@ -35,17 +35,14 @@ enum Declarations {
     // snippet: end
   }
 
-  struct AttributedSettings: SettingsGroup {
+  struct HelpedSettings: SettingsGroup {
     static var section: String { "server" }
-    // snippet: attribute-use
-    @Setting(.attribute(\.uiSection, "Network")) var port = 8080
-    // snippet: end
+    @Setting(help: "The port to listen on") var port = 8080
   }
 
-  static func readAttributes(_ server: AttributedSettings) {
-    // snippet: attribute-read
-    print(server.$port.uiSection ?? "")  // "Network"
-    print(server.$port.help ?? "")  // the `help:` text
+  static func readHelp(_ server: HelpedSettings) {
+    // snippet: help-read
+    print(server.$port.help ?? "")  // "The port to listen on"
     // snippet: end
   }
 
@@ -58,13 +55,3 @@ enum Declarations {
     // snippet: end
   }
 }
-
-// snippet: attribute-key
-struct UISection: SettingAttributeKey { static let defaultValue: String? = nil }
-extension SettingAttributes {
-  var uiSection: String? {
-    get { self[UISection.self] }
-    set { self[UISection.self] = newValue }
-  }
-}
-// snippet: end

@@ -33,7 +33,7 @@ enum LiveReload {
   }
 
   static func serve(_ store: SettingsStore) async {
-    print(store.generation)
+    print(store.snapshot.generation)
   }
 
   static func main() async throws {

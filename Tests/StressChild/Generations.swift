@@ -32,7 +32,7 @@ func runGenerations(file: String, dropIns: String) async {
     printed.withLock { last in
       guard snapshot.generation > last else { return }
       last = snapshot.generation
-      let values = ["value", "count", "extra"].map { "\($0)=\(word(snapshot.value(forKey: "app." + $0)))" }
+      let values = ["value", "count", "extra"].map { "\($0)=\(word(snapshot.root.value(at: "app." + $0)))" }
       say("gen \(snapshot.generation) " + values.joined(separator: " "))
     }
   }

@@ -112,6 +112,6 @@ func runSoak(directory: String, reloads: Int, subscriptions: Int) async {
   listener.cancel()
   say(
     "rss_before=\(rssBefore) rss_after=\(rssAfter) fd_before=\(fdBefore) fd_after=\(fdAfter) "
-      + "reloads=\(reloads) subscriptions=\(subscriptions) generation=\(store.generation) "
+      + "reloads=\(reloads) subscriptions=\(subscriptions) generation=\(store.snapshot.generation) "
       + "received=\(received.value) value=\(settings.value) edits=\(edit) seconds=\(seconds)")
 }

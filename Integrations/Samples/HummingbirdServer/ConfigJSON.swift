@@ -14,10 +14,9 @@ func configJSON(store: SettingsStore, groups: [any SettingsGroup]) -> String {
     rows.append(row(record.key, record.valueText, record.origin, secret: record.traits.contains(.secret)))
   }
   let snapshot = store.snapshot
-  let secretKeys = snapshot.secretKeys
   for entry in snapshot.entries where !declared.contains(entry.key) {
-    let secret = secretKeys.contains(entry.key)
-    rows.append(row(entry.key, secret ? "<redacted>" : "\(entry.value)", entry.origin, secret: secret))
+    let secret = snapshot.isSecret(forKey: entry.key)
+    rows.append(row(entry.key, secret ? "<redacted>" : "\(entry.value)", entry.value.origin, secret: secret))
   }
   let document = table([
     ("generation", SettingValue(.integer(snapshot.generation), origin: .runtime)),

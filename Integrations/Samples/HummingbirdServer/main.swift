@@ -51,7 +51,7 @@ router.get("/config") { _, _ in
 }
 router.get("/admin") { request, _ -> String in
   guard request.headers[.authorization] == "Bearer \(admin.token)" else { throw HTTPError(.unauthorized) }
-  return "generation \(store.generation)\n"
+  return "generation \(store.snapshot.generation)\n"
 }
 
 let app = Application(

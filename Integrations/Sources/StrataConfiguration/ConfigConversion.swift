@@ -31,7 +31,7 @@ enum ConfigConversion {
   /// value).
   static func content(of tree: SettingValue, forKey key: String, as type: ConfigType) throws -> ConfigContent?
   {
-    guard !tree.isTable else { return nil }
+    guard tree.table == nil else { return nil }
     return try content(as: type, from: TreeReader(tree: tree, key: key))
   }
 

@@ -58,7 +58,7 @@ public struct StrataConfigProvider: ConfigProvider {
   public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
     let settingKey = Self.settingKey(of: key)
     let snapshot = store.snapshot
-    guard snapshot.value(forKey: settingKey)?.isTable != true else {
+    guard snapshot.root.value(at: settingKey)?.table == nil else {
       return LookupResult(encodedKey: settingKey, value: nil)
     }
     // The store reads a declared setting's running value, and any other key from the merged layers.

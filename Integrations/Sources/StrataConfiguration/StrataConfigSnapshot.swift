@@ -23,7 +23,7 @@ struct StrataConfigSnapshot: ConfigSnapshot {
   /// The value at `key` as `type`.
   func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
     let settingKey = StrataConfigProvider.settingKey(of: key)
-    guard let tree = running[settingKey] ?? snapshot.value(forKey: settingKey) else {
+    guard let tree = running[settingKey] ?? snapshot.root.value(at: settingKey) else {
       return LookupResult(encodedKey: settingKey, value: nil)
     }
     let content = try ConfigConversion.content(of: tree, forKey: settingKey, as: type)

@@ -94,9 +94,9 @@ final class EtcdKeyNode {
       return true
     }
     guard var merged = existing.table, let incoming = value.table else {
-      if existing.isTable { return false }
+      if existing.table != nil { return false }
       table[name] = value
-      return !value.isTable
+      return value.table == nil
     }
     var clean = true
     for (key, child) in incoming { clean = merge(child, named: key, into: &merged) && clean }

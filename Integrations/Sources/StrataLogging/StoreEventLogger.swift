@@ -43,13 +43,16 @@ public struct StoreEventLogger: Sendable {
   /// Logs each of `events`: a subscription to `store.events` taken earlier, so that nothing between
   /// subscribing and starting is lost; it begins with the problems standing when it was taken.
   public func log(events: AsyncStream<StoreEvent>, of store: SettingsStore) async {
-    for await event in events { log(event, secretKeys: store.snapshot.secretKeys) }
+    for await event in events {
+      let snapshot = store.snapshot
+      log(event, secretKeys: Set(snapshot.entries.lazy.map(\.key).filter(snapshot.isSecret(forKey:))))
+    }
   }
 
   /// Logs one event.
   /// - Parameters:
   ///   - event: the event.
-  ///   - secretKeys: keys whose values must not appear (the store's `snapshot.secretKeys`).
+  ///   - secretKeys: keys whose values must not appear (those for which the store's `snapshot.isSecret(forKey:)` is true).
   public func log(_ event: StoreEvent, secretKeys: Set<String> = []) {
     switch event {
     case .reloaded(let generation, let keys, let files):

@@ -102,7 +102,7 @@ public struct SettingsStoreService: Service {
     // Ready once the store watches every source and the control socket, if any, accepts connections.
     let readiness = Readiness(parts: servesControl ? 2 : 1) {
       logger?.info(
-        "configuration: watching for changes from generation \(store.generation)",
+        "configuration: watching for changes from generation \(store.snapshot.generation)",
         metadata: ["strata.event": "ready", "strata.reloadOnHangup": "\(requests != nil)"])
       onReady()
     }

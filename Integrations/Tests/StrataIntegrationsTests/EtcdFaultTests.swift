@@ -190,7 +190,7 @@ extension EtcdTests {
     let stream = store.events
     let collecting = Task { for await event in stream { events.update { $0.append(event) } } }
     defer { collecting.cancel() }
-    #expect(store.snapshot.value(forKey: "c")?.kind == .string("3"))
+    #expect(store.snapshot.root.value(at: "c")?.kind == .string("3"))
 
     // While no watch is open, keys change and the history is compacted past the revision read.
     try await etcd.put(prefix + "a", "10")

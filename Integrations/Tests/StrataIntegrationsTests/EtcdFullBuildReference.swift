@@ -141,9 +141,9 @@ struct EtcdFullBuildReference {
         return true
       }
       guard var merged = existing.table, let incoming = value.table else {
-        if existing.isTable { return false }
+        if existing.table != nil { return false }
         table[name] = value
-        return !value.isTable || existing.isTable
+        return value.table == nil || existing.table != nil
       }
       var clean = true
       for (key, child) in incoming { clean = insert(child, at: [key], into: &merged) && clean }
@@ -164,7 +164,7 @@ struct EtcdFullBuildReference {
     }
     clean = insert(value, at: rest, into: &child) && clean
     table[name] = SettingValue(
-      .table(child), origin: existing?.isTable == true ? existing!.origin : value.origin)
+      .table(child), origin: existing?.table != nil ? existing!.origin : value.origin)
     return clean
   }
 }

@@ -26,7 +26,7 @@ extension EtcdTests {
     defer { running.cancel() }
     #expect(await running.waitUntilReady())
     #expect(await etcdEventually { layer.watchStatus.isConnected })
-    let keys = try #require(layer.load(LoadContext()).documents.first?.root.table?.keys)
+    let keys = try #require(layer.load(LoadContext()).documents.first?.root.table?.map(\.key))
     #expect(keys.count == 101)
     // etcd's byte order: server, svc0, svc1, svc10, svc11, …, svc99.
     #expect(keys.prefix(3) == ["server", "svc0", "svc1"])

@@ -81,7 +81,7 @@ extension EtcdTests {
     #expect(secret.documents.first?.root.value(at: "password")?.kind == .string("hunter2"))
     let store = SettingsStore(layers: [secrets])  // loads the layer's last contents
     defer { store.shutdown() }
-    #expect(store.snapshot.secretKeys.contains("password"))
+    #expect(store.snapshot.isSecret(forKey: "password"))
   }
 
   @Test func conformsToTheLayerKitAgainstARealServer() async throws {
@@ -117,7 +117,7 @@ extension EtcdTests {
     defer { running.cancel() }
     #expect(await running.waitUntilReady())
     let settings = EtcdServerSettings(store: running.store, section: "server")
-    #expect(running.store.snapshot.value(forKey: "server.port") == nil)
+    #expect(running.store.snapshot.root.value(at: "server.port") == nil)
     #expect(settings.host == "example.org")
     let startError = try #require(running.store.diagnostics.first { $0.severity == .error }?.error)
     #expect(startError.path == "etcd:\(prefix)server/port")

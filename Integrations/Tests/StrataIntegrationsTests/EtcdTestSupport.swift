@@ -89,7 +89,7 @@ final class EtcdRunningStore: Sendable {
 
   /// The merged value at `key` as text (strings unquoted), or `nil`.
   func text(_ key: String) -> String? {
-    guard let value = store.snapshot.value(forKey: key) else { return nil }
+    guard let value = store.snapshot.root.value(at: key) else { return nil }
     if case .string(let text) = value.kind { return text }
     return value.description
   }

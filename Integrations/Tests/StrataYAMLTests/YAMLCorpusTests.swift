@@ -110,8 +110,8 @@ import Testing
       guard let object = expected as? [String: Any] else {
         return "\(path): a table where PyYAML has \(expected)"
       }
-      if Set(table.keys) != Set(object.keys) {
-        return "\(path): keys \(table.keys.sorted()) where PyYAML has \(object.keys.sorted())"
+      if Set(table.map(\.key)) != Set(object.keys) {
+        return "\(path): keys \(table.map(\.key).sorted()) where PyYAML has \(object.keys.sorted())"
       }
       for (key, element) in table {
         if let difference = difference(element, object[key]!, at: path + "." + key) { return difference }

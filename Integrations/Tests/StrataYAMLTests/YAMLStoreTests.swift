@@ -25,6 +25,6 @@ import Testing
     #expect(feature.enabled == true)
     #expect(feature.port == 9090)
     #expect(feature.name == "on")
-    #expect(store.snapshot.value(forKey: "feature.port")?.origin.description == "/etc/demo/demo.yaml:3:9")
+    #expect(store.snapshot.root.value(at: "feature.port")?.origin.description == "/etc/demo/demo.yaml:3:9")
   }
 }

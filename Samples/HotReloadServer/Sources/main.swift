@@ -79,9 +79,9 @@ let admin = AdminSettings(store: store)
 /// and written by the JSON format.
 func configJSON() -> String {
   let entries = store.snapshot.entries.map { entry in
-    let value = entry.isSecret ? SettingValue(.string("<redacted>"), origin: entry.origin) : entry.value
+    let value = entry.isSecret ? SettingValue(.string("<redacted>"), origin: entry.value.origin) : entry.value
     let fields = SettingTable([
-      ("value", value), ("origin", SettingValue(.string(entry.origin.description), origin: .runtime)),
+      ("value", value), ("origin", SettingValue(.string(entry.value.origin.description), origin: .runtime)),
     ])
     return (entry.key, SettingValue(.table(fields), origin: .runtime))
   }
@@ -112,7 +112,7 @@ func handle(_ request: Request) -> Response {
     let pending = store.pendingRestarts.map { "\"\($0.description)\"" }.joined(separator: ", ")
     return Response(
       status: 200, reason: "OK", contentType: "application/json",
-      body: "{\"generation\": \(store.generation), \"pendingRestart\": [\(pending)]}\n")
+      body: "{\"generation\": \(store.snapshot.generation), \"pendingRestart\": [\(pending)]}\n")
   case ("POST", "/echo"):
     guard request.headers["authorization"] == "Bearer \(admin.token)" else {
       return Response(status: 401, reason: "Unauthorized", body: "missing or wrong bearer token\n")

@@ -107,24 +107,22 @@ extension Setting {
   ///   - traits: ``SettingTraits`` such as `.secret`.
   ///   - help: a one-line description.
   ///   - validation: a check the value must pass.
-  ///   - attributes: further attributes.
   public init(
     wrappedValue: Value, coding: SettingCoding<Value>, key: String? = nil, aliases: [String] = [],
-    traits: SettingTraits = [], help: String? = nil, validation: SettingValidation<Value>? = nil,
-    _ attributes: SettingAttribute...
+    traits: SettingTraits = [], help: String? = nil, validation: SettingValidation<Value>? = nil
   ) {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: coding)
+      coding: coding)
   }
 
   /// Declares a required setting (no default) whose type converts through `coding`.
   public init(
     coding: SettingCoding<Value>, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
-    help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    help: String? = nil, validation: SettingValidation<Value>? = nil
   ) {
     self.init(
       default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: coding)
+      coding: coding)
   }
 }

@@ -1,6 +1,6 @@
 /// The warnings one file's parse produces: the first ``limit`` are kept whole and the rest only
 /// counted, as compilers do, so that a file with two million duplicate keys costs twenty warnings and a
-/// summary — not 238 MB of text — while the count stays exact (``Diagnostic/occurrences``).
+/// summary — not 238 MB of text — while the count stays exact (`Diagnostic.occurrences`).
 struct CappedDiagnostics: Sendable {
   /// How many diagnostics of one file are kept whole.
   static let limit = 20

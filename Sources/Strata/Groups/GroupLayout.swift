@@ -18,7 +18,7 @@ struct GroupLayout: Sendable {
   /// The members, in declaration order, each with its name (without the `_` of a wrapper).
   let members: [(name: String, member: Member)]
   /// How the type's property names become keys.
-  let keyStyle: KeyStyle
+  let keyStyle: SettingKey.Style
   /// How many boxes an instance holds, nested groups' included.
   let boxCount: Int
 
@@ -133,7 +133,7 @@ struct GroupLayout: Sendable {
 struct PlacedBox {
   var parents: [String]
   var name: String
-  var style: KeyStyle
+  var style: SettingKey.Style
   var box: any AnySettingBox
 }
 

@@ -18,35 +18,34 @@ extension Setting {
   ///   - traits: ``SettingTraits`` such as `.secret`.
   ///   - help: a one-line description.
   ///   - validation: a check the value must pass.
-  ///   - attributes: further attributes, such as `.attribute(\.uiSection, "Network")`.
   public init(
     key: String? = nil, aliases: [String] = [], traits: SettingTraits = [], help: String? = nil,
-    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    validation: SettingValidation<Value>? = nil
   ) where Value: Codable {
     self.init(
       default: Self.none, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: Self.codableCoding())
+      coding: Self.codableCoding())
   }
 
   /// Declares a required setting of a `RawRepresentable` type, stored as its raw value.
   public init(
     key: String? = nil, aliases: [String] = [], traits: SettingTraits = [], help: String? = nil,
-    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    validation: SettingValidation<Value>? = nil
   ) where Value: RawRepresentable, Value.RawValue: Codable {
     self.init(
       default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: Self.rawValueCoding())
+      coding: Self.rawValueCoding())
   }
 
   /// Declares a required setting of a `RawRepresentable` type that is also `Codable`: stored as its raw
   /// value.
   public init(
     key: String? = nil, aliases: [String] = [], traits: SettingTraits = [], help: String? = nil,
-    validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    validation: SettingValidation<Value>? = nil
   ) where Value: RawRepresentable & Codable, Value.RawValue: Codable {
     self.init(
       default: nil, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: Self.rawValueCoding())
+      coding: Self.rawValueCoding())
   }
 
   /// `nil` as a value of an optional type (the default of an optional declared without one), else no

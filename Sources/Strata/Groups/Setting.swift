@@ -34,18 +34,17 @@ public struct Setting<Value: Sendable>: Sendable {
   ///   - traits: ``SettingTraits`` such as `.secret`.
   ///   - help: a one-line description.
   ///   - validation: a check the value must pass.
-  ///   - attributes: further attributes, such as `.attribute(\.uiSection, "Network")`.
   @_specialize(where Value == Int)
   @_specialize(where Value == String)
   @_specialize(where Value == Bool)
   @_specialize(where Value == Double)
   public init(
     wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
-    help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    help: String? = nil, validation: SettingValidation<Value>? = nil
   ) where Value: Codable {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: Self.codableCoding())
+      coding: Self.codableCoding())
   }
 
   /// Declares a setting of a `Codable` type with no options and no default: `@Setting var url: URL`
@@ -60,31 +59,31 @@ public struct Setting<Value: Sendable>: Sendable {
   /// Declares a setting of a `RawRepresentable` type, stored as its raw value.
   public init(
     wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
-    help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    help: String? = nil, validation: SettingValidation<Value>? = nil
   ) where Value: RawRepresentable, Value.RawValue: Codable {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: Self.rawValueCoding())
+      coding: Self.rawValueCoding())
   }
 
   /// Declares a setting of a `RawRepresentable` type that is also `Codable`: stored as its raw value.
   public init(
     wrappedValue: Value, key: String? = nil, aliases: [String] = [], traits: SettingTraits = [],
-    help: String? = nil, validation: SettingValidation<Value>? = nil, _ attributes: SettingAttribute...
+    help: String? = nil, validation: SettingValidation<Value>? = nil
   ) where Value: RawRepresentable & Codable, Value.RawValue: Codable {
     self.init(
       default: wrappedValue, key: key, aliases: aliases, traits: traits, help: help, validation: validation,
-      attributes, coding: Self.rawValueCoding())
+      coding: Self.rawValueCoding())
   }
 
   /// The one place a declaration becomes a box; `default` is `nil` for a required setting.
   init(
     default defaultValue: Value?, key: String?, aliases: [String], traits: SettingTraits, help: String?,
-    validation: SettingValidation<Value>?, _ attributes: [SettingAttribute], coding: SettingCoding<Value>
+    validation: SettingValidation<Value>?, coding: SettingCoding<Value>
   ) {
     box = SettingBox(
       defaultValue: defaultValue, key: key, aliases: aliases, traits: traits,
-      attributes: Self.attributes(help, attributes), validation: validation, coding: coding)
+      attributes: Self.attributes(help), validation: validation, coding: coding)
     if let frame = GroupFrame.current {
       frame.boxes.append(box)
       lifetime = frame.lifetime
@@ -158,10 +157,9 @@ public struct Setting<Value: Sendable>: Sendable {
     try SettingEncoder().encode(value.rawValue)
   }
 
-  private static func attributes(_ help: String?, _ list: [SettingAttribute]) -> SettingAttributes {
+  private static func attributes(_ help: String?) -> SettingAttributes {
     var attributes = SettingAttributes()
     if let help { attributes.help = help }
-    for item in list { attributes = attributes.merging(item.attributes) }
     return attributes
   }
 
@@ -188,7 +186,7 @@ public struct Setting<Value: Sendable>: Sendable {
     }
   }
 
-  /// The setting's record: value, origin, shadowed values, streams, traits and attributes.
+  /// The setting's record: value, origin, shadowed values, streams, traits and help.
   public var projectedValue: SettingRecord<Value> { SettingRecord(box: box) }
 }
 

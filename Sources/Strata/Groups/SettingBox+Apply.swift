@@ -11,7 +11,7 @@ extension SettingBox {
 
   /// What applying a snapshot asks the store to tell.
   enum Notice {
-    case pendingRestart(PendingRestart)
+    case pendingRestart(SettingsStore.PendingRestart)
     /// A restart-required setting's files hold its running value again.
     case noLongerPending
     /// A live edit was rejected; the running value stays.
@@ -63,7 +63,7 @@ extension SettingBox {
         guard !(running == encoded) else { return ([], nil, notices + [.noLongerPending], true) }
         let shown = { (value: SettingValue?) in isSecret ? redactedText : value.map(ValueText.plain) ?? "nil"
         }
-        let pending = PendingRestart(
+        let pending = SettingsStore.PendingRestart(
           key: key, runningValue: shown(running), newValue: shown(encoded), origin: resolved.origin)
         return ([], nil, notices + [.pendingRestart(pending)], true)
       }

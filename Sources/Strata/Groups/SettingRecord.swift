@@ -8,7 +8,6 @@
 /// print(server.$port.environmentName ?? "")  // "DEMO_SERVER_PORT"
 /// for await port in server.$port.changes { print("now \(port)") }
 /// ```
-@dynamicMemberLookup
 public struct SettingRecord<Value: Sendable>: Sendable {
   let box: SettingBox<Value>
 
@@ -41,23 +40,18 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   public var originDescription: String { box.originDescription() }
   /// The traits declared on the setting.
   public var traits: SettingTraits { box.traits }
-  /// The attributes declared on the setting.
-  public var attributes: SettingAttributes { box.attributes }
+  /// The one-line description the declaration gives (`help:`), shown in schemas and listings.
+  public var help: String? { box.attributes.help }
   /// Whether the setting is a secret (redacted in every text that leaves the library).
-  public var isSecret: Bool { box.traits.contains(.secret) }
-
-  /// A user-defined or built-in attribute: `server.$port.help`, `server.$port.uiSection`.
-  public subscript<Member>(dynamicMember keyPath: KeyPath<SettingAttributes, Member>) -> Member {
-    box.attributes[keyPath: keyPath]
-  }
+  var isSecret: Bool { box.traits.contains(.secret) }
 
   /// The values in the layers that the running value hides, highest first (redacted for secrets); a
   /// value that was rejected (it does not convert or validate) has the reason in `rejection`. The
   /// running value itself is never listed.
-  public var shadowed: [HiddenValue] {
+  public var shadowed: [Snapshot.HiddenValue] {
     guard let store = box.store else { return [] }
     return box.shadowed(in: store.snapshot).map { hidden in
-      HiddenValue(
+      Snapshot.HiddenValue(
         value: isSecret ? redactedText : ValueText.plain(hidden.value), origin: hidden.value.origin,
         rejection: hidden.rejection)
     }
@@ -82,7 +76,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     box.withState { state in state.generation = -1 }
   }
 
-  /// Writes a value to the store's ``SettingsStore/writeTarget`` and publishes it; returns once it is
+  /// Writes a value to the store's ``SettingsStore/WriteTarget`` and publishes it; returns once it is
   /// published and announced.
   ///
   /// The one way to write a setting the code declares: `try server.$port.set(9000)` (the property
@@ -156,21 +150,5 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     guard let store = box.store else { return }
     if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
     try await store.write(nil, forKey: key)
-  }
-}
-
-/// A value of a lower layer that a setting's running value hides (see ``SettingRecord/shadowed``).
-public struct HiddenValue: Sendable, Equatable, CustomStringConvertible {
-  /// The value as text (redacted for a secret).
-  public var value: String
-  /// Where it is.
-  public var origin: Origin
-  /// Why the setting does not use it, when it was rejected (it does not convert or validate).
-  public var rejection: String?
-
-  /// `8080 (/usr/lib/demo/demo.json:3:13)`, or with why it was rejected:
-  /// `80a (/etc/demo/demo.ini:2:8; rejected: expected Int for server.port, found "80a")`.
-  public var description: String {
-    "\(value) (\(origin)\(rejection.map { "; rejected: \($0)" } ?? ""))"
   }
 }

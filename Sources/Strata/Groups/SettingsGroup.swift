@@ -33,7 +33,7 @@ public protocol SettingsGroup: Sendable {
   static var section: String { get }
 
   /// How property names become keys (default: as declared).
-  static var keyStyle: KeyStyle { get }
+  static var keyStyle: SettingKey.Style { get }
 }
 
 extension SettingsGroup {
@@ -41,7 +41,7 @@ extension SettingsGroup {
   public static var section: String { defaultSection(for: String(describing: Self.self)) }
 
   /// As declared: `maxConnections` stays `maxConnections`.
-  public static var keyStyle: KeyStyle { .asDeclared }
+  public static var keyStyle: SettingKey.Style { .asDeclared }
 
   /// Makes the group and binds it to a store.
   ///
@@ -135,16 +135,6 @@ extension SettingsGroup {
     }
   }
 
-  /// The settings that have all of `traits`.
-  public func settings(withTraits traits: SettingTraits) -> [AnySettingRecord] {
-    allSettings.filter { $0.traits.isSuperset(of: traits) }
-  }
-
-  /// The settings that have none of `traits`.
-  public func settings(excludingTraits traits: SettingTraits) -> [AnySettingRecord] {
-    allSettings.filter { $0.traits.isDisjoint(with: traits) }
-  }
-
   /// Runs `body` with every read of this store's settings pinned to one generation, so that several
   /// settings read together are consistent: `server.withConsistentSnapshot { ($0.host, $0.port) }`.
   public func withConsistentSnapshot<T>(_ body: (Self) throws -> T) rethrows -> T {
@@ -154,26 +144,6 @@ extension SettingsGroup {
     var pins = SettingsStore.pinned
     if pins[ObjectIdentifier(store)] == nil { pins[ObjectIdentifier(store)] = store.snapshot }
     return try SettingsStore.$pinned.withValue(pins) { try body(self) }
-  }
-}
-
-/// How property names become keys.
-public enum KeyStyle: Sendable {
-  /// `maxConnections` stays `maxConnections`.
-  case asDeclared
-  /// `maxConnections` becomes `max_connections`.
-  case snakeCase
-  /// `maxConnections` becomes `max-connections`.
-  case kebabCase
-
-  /// The key for a property name.
-  public func key(for name: String) -> String {
-    switch self {
-    case .asDeclared: name
-    case .snakeCase: EnvironmentNames.screamingSnake(name).lowercased()
-    case .kebabCase:
-      EnvironmentNames.screamingSnake(name).lowercased().split(separator: "_").joined(separator: "-")
-    }
   }
 }
 

@@ -21,7 +21,8 @@ struct ReleasedGroup: Sendable, Hashable {
 
   /// How to keep the group: `let database = DatabaseSettings(store: store)`.
   var fix: String {
-    let variable = SettingKey.names(in: section).last.map { KeyStyle.asDeclared.key(for: $0) } ?? "group"
+    let variable =
+      SettingKey.names(in: section).last.map { SettingKey.Style.asDeclared.key(for: $0) } ?? "group"
     return "keep it for as long as the program reads it: `let \(variable) = \(typeName)(store: store)`"
   }
 }

@@ -1,7 +1,7 @@
 /// What happens to a store's configuration over time: events and pending restarts.
 extension SettingsStore {
   /// Changes to `.restartRequired` settings that the running program has not applied, by key order.
-  public var pendingRestarts: [PendingRestart] {
+  public var pendingRestarts: [SettingsStore.PendingRestart] {
     state.withLock { $0.pendingRestarts.values.sorted { $0.key < $1.key } }
   }
 
@@ -10,7 +10,7 @@ extension SettingsStore {
     state.withLock { _ = $0.pendingRestarts.removeValue(forKey: key) }
   }
 
-  func recordPendingRestart(_ pending: PendingRestart) {
+  func recordPendingRestart(_ pending: SettingsStore.PendingRestart) {
     let isNew = state.withLock { state in
       defer { state.pendingRestarts[pending.key] = pending }
       return state.pendingRestarts[pending.key] != pending

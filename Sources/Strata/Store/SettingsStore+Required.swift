@@ -73,7 +73,7 @@ extension SettingsStore {
   }
 
   /// The keys of the registered required settings that have no usable value, in declaration order.
-  public var missingRequiredKeys: [String] {
+  var missingRequiredKeys: [String] {
     let boxes = state.withLock { $0.registry.declaredBoxes }
     return boxes.filter(\.isMissing).map(\.key)
   }

@@ -34,7 +34,7 @@ extension SettingsStore {
   /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result; returns
   /// once it is published and announced.
   ///
-  /// A file is replaced atomically (see ``WriteTarget``). The value is compared with what the write
+  /// A file is replaced atomically (see ``SettingsStore/WriteTarget``). The value is compared with what the write
   /// target itself holds, never with the merged value: a value that a higher layer (the command line,
   /// the environment) already supplies is still written, so that it stays once that layer is gone, and
   /// the record's origin says the higher layer wins meanwhile; a value the target holds already writes

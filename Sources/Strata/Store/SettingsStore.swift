@@ -42,7 +42,7 @@ public final class SettingsStore: Sendable {
   /// Writes the store's file, one write at a time.
   let writer: StoreWriter
   /// Where writes go.
-  public var writeTarget: WriteTarget { writer.target }
+  var writeTarget: WriteTarget { writer.target }
   /// The last good document of every file the store read.
   let cache = DocumentCache()
   /// Who hears the store's events.
@@ -69,7 +69,7 @@ public final class SettingsStore: Sendable {
     /// Problems found resolving typed settings, by key, for the current generation.
     var settingDiagnostics: [String: [Diagnostic]] = [:]
     /// Changes to restart-required settings not applied, by key.
-    var pendingRestarts: [String: PendingRestart] = [:]
+    var pendingRestarts: [String: SettingsStore.PendingRestart] = [:]
     /// The file watcher, while the run loop runs: each load watches the paths it read.
     var files: FileSignals?
     /// Where the status line goes after each generation, while the run loop runs with one.
@@ -92,7 +92,8 @@ public final class SettingsStore: Sendable {
   ///   - app: the app's name, when these are an app's layers (a ``StandardLayout``'s with more): where
   ///     ``serveControl(at:onListening:)`` puts its socket by default.
   public convenience init(
-    layers: [any Layer], options: ParseOptions = ParseOptions(), writeTarget: WriteTarget = .runtime,
+    layers: [any Layer], options: ParseOptions = ParseOptions(),
+    writeTarget: SettingsStore.WriteTarget = .runtime,
     app: String? = nil
   ) {
     self.init(layers: layers, options: options, writeTarget: writeTarget, fallbackFor: nil, app: app)
@@ -101,7 +102,7 @@ public final class SettingsStore: Sendable {
   /// Creates a store over `layers`; `fallbackFor` names the group class a fallback store was made for,
   /// `app` the app whose standard layers these are.
   init(
-    layers: [any Layer], options: ParseOptions, writeTarget: WriteTarget, fallbackFor: String?,
+    layers: [any Layer], options: ParseOptions, writeTarget: SettingsStore.WriteTarget, fallbackFor: String?,
     app: String? = nil
   ) {
     stack = LayerStack(layers: layers, options: options)
@@ -136,7 +137,7 @@ public final class SettingsStore: Sendable {
     let layout = StandardLayout(
       app: app, root: root, home: home, environment: environment, arguments: arguments, formats: formats)
     let options = layout.options()
-    var target = WriteTarget.runtime
+    var target = SettingsStore.WriteTarget.runtime
     if let directory = layout.userDirectory {
       let existing = layout.mainFiles(in: directory).last {
         FileSystem.entry(at: options.resolvePath($0)) != .missing
@@ -155,7 +156,7 @@ public final class SettingsStore: Sendable {
   public var snapshot: Snapshot { published.withLock { $0 } }
 
   /// The current generation; it increases with every change.
-  public var generation: Int { generationCounter.load(ordering: .acquiring) }
+  var generation: Int { generationCounter.load(ordering: .acquiring) }
 
   /// Every key declared by a registered setting, in registration order, with their old names
   /// (aliases).

@@ -14,7 +14,7 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
   /// good value again (the error is the one that cleared).
   case recovered(StrataError)
   /// A `.restartRequired` setting changed; the program keeps running with the old value.
-  case pendingRestart(PendingRestart)
+  case pendingRestart(SettingsStore.PendingRestart)
   /// The watcher could not watch a path with inotify and polls it instead.
   case watcherFallback(path: String, message: String)
   /// A problem of ``SettingsStore/diagnostics`` that no `failed` event tells, once, when it appears:

@@ -3,7 +3,7 @@
 /// only; the store publishes what was written through its reload loop.
 final class StoreWriter: Sendable {
   /// Where writes go.
-  let target: WriteTarget
+  let target: SettingsStore.WriteTarget
   private let options: ParseOptions
   /// Held while a file is written; the count of writes.
   private let lock = Locked(0)
@@ -11,7 +11,7 @@ final class StoreWriter: Sendable {
   /// (``WriterLock/defaultTimeout``); a test that holds it on a busy machine allows more.
   let lockPatience = Locked(WriterLock.defaultTimeout)
 
-  init(target: WriteTarget, options: ParseOptions) {
+  init(target: SettingsStore.WriteTarget, options: ParseOptions) {
     self.target = target
     self.options = options
   }

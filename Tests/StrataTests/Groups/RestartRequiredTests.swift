@@ -21,7 +21,8 @@ struct ListenerSettings: SettingsGroup {
     #expect(listener.greeting == "hi")
     #expect(
       listener.store.pendingRestarts == [
-        PendingRestart(key: "listener.port", runningValue: "8080", newValue: "9090", origin: .runtime)
+        SettingsStore.PendingRestart(
+          key: "listener.port", runningValue: "8080", newValue: "9090", origin: .runtime)
       ])
     try await listener.store.setRuntimeValue(nil, forKey: "listener.port")
     listener.$port.purgeCache()

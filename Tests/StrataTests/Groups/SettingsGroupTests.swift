@@ -23,7 +23,7 @@ struct AdminServerSettings: SettingsGroup {
 }
 
 struct HTTPServerSettings: SettingsGroup {
-  static var keyStyle: KeyStyle { .snakeCase }
+  static var keyStyle: SettingKey.Style { .snakeCase }
   @Setting var idleTimeoutSeconds = 60
 }
 

@@ -11,19 +11,8 @@ struct Peer: Codable, Sendable, Equatable {
   var port: Int
 }
 
-struct UISection: SettingAttributeKey {
-  static let defaultValue: String? = nil
-}
-
-extension SettingAttributes {
-  var uiSection: String? {
-    get { self[UISection.self] }
-    set { self[UISection.self] = newValue }
-  }
-}
-
 struct KindsSettings: SettingsGroup {
-  @Setting(.attribute(\.uiSection, "Network")) var text = ""
+  @Setting(help: "Free text") var text = ""
   @Setting var flag = false
   @Setting var small: UInt8 = 0
   @Setting var wide: Int64 = 0
@@ -144,11 +133,11 @@ struct KindsSettings: SettingsGroup {
     #expect(store.diagnostics.contains { $0.error.message.hasSuffix("(did you mean K_KINDS_SMALL?)") })
   }
 
-  @Test func customAttributesAreReadByName() {
+  @Test func theHelpTextIsReadOnTheRecord() {
     let kinds = KindsSettings.inMemory()
-    #expect(kinds.$text.uiSection == "Network")
-    #expect(kinds.$flag.uiSection == nil)
-    #expect(kinds.$text.attributes.uiSection == "Network")
+    #expect(kinds.$text.help == "Free text")
+    #expect(kinds.$flag.help == nil)
+    #expect(kinds.allSettings.first { $0.key == "kinds.text" }?.help == "Free text")
   }
 
   @Test func observationsSeeChanges() async throws {

@@ -326,7 +326,7 @@ struct FaultMatrixTests {
   func aFileVanishedDuringAnOverride(_ target: OverrideTarget) async throws {
     try await withTemporaryDirectory { dir in
       let files = try FaultFiles(in: dir)
-      let writeTarget: WriteTarget = target == .userFile ? .file(files.user) : .runtime
+      let writeTarget: SettingsStore.WriteTarget = target == .userFile ? .file(files.user) : .runtime
       try await withRecordedStore(layers: files.layers, writeTarget: writeTarget) { store, recorder in
         try renameFile(files.main, files.main + "~")
         try await store.setValue("o1", forKey: "app.extra")

@@ -6,7 +6,9 @@ import Testing
 /// A write compares with what the write target itself holds, not with the merged value (as git writes
 /// `user.name X` even when another scope gives X): a value that a higher layer supplies is still saved.
 @Suite struct WriteTargetContentTests {
-  func store(_ dir: String, above: [any Layer] = [], target: WriteTarget? = nil) -> SettingsStore {
+  func store(_ dir: String, above: [any Layer] = [], target: SettingsStore.WriteTarget? = nil)
+    -> SettingsStore
+  {
     SettingsStore(
       layers: [FileLayer(scope: .user, files: [dir + "/app.json"])] + above,
       writeTarget: target ?? .file(dir + "/app.json"))

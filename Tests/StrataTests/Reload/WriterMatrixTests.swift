@@ -115,7 +115,7 @@ func appValues(_ n: Int) -> [String?] { ["v\(n)", "\(n)", "x\(n)"] }
 /// - Parameter grace: how long a vanished file may stay missing before the store drops it; long, so that
 ///   a file dropped while a test runs is the store's mistake, never a writer slowed down by a busy machine.
 func withRecordedStore(
-  layers: [any Layer], keys: [String] = appKeys, writeTarget: WriteTarget = .runtime,
+  layers: [any Layer], keys: [String] = appKeys, writeTarget: SettingsStore.WriteTarget = .runtime,
   grace: Duration = .seconds(10),
   _ body: (_ store: SettingsStore, _ recorder: GenerationRecorder) async throws -> Void
 ) async throws {

@@ -25,10 +25,10 @@ func cachedTypedRead() -> @Sendable () -> Int {
 /// `readsPerOperation` reads of `server.port` from a snapshot by its dotted key.
 func snapshotReadByKey() -> @Sendable () -> Int {
   let snapshot = SettingsStore.inMemory(Fixtures.serverTable(port: 8443)).snapshot
-  precondition(snapshot.value(forKey: "server.port") != nil, "the snapshot fixture did not load")
+  precondition(snapshot.root.value(at: "server.port") != nil, "the snapshot fixture did not load")
   return {
     var found = 0
-    for _ in 0..<readsPerOperation where snapshot.value(forKey: "server.port") != nil { found &+= 1 }
+    for _ in 0..<readsPerOperation where snapshot.root.value(at: "server.port") != nil { found &+= 1 }
     return found
   }
 }

@@ -36,7 +36,7 @@ app.get { request in
 }
 app.get("status") { _ in
   var lines = [
-    "environment: \(app.environment.name)", "generation: \(store.generation)",
+    "environment: \(app.environment.name)", "generation: \(store.snapshot.generation)",
     "greeting.name: \(greeting.name) from \(greeting.$name.origin)",
   ]
   lines += store.pendingRestarts.map { "pending: \($0)" }

@@ -17,7 +17,7 @@ import Vapor
         try SvcFixtures.write("[greeting]\nname = Strata\n", to: file)
         #expect(
           await SvcFixtures.waitUntil {
-            store.snapshot.value(forKey: "greeting.name")?.kind == .string("Strata")
+            store.snapshot.root.value(at: "greeting.name")?.kind == .string("Strata")
           })
       } catch {
         try await app.asyncShutdown()
