@@ -11,7 +11,7 @@ public final class Snapshot: Sendable, CustomReflectable {
     /// The effective value (its origin says where it came from).
     public var value: SettingValue
     /// The scope of the layer that supplied it.
-    public var scope: Scope
+    var scope: Scope
     /// The values of lower layers that this one hides, nearest first.
     var shadowed: [Shadowed]
     /// Whether the value is a secret: it came from a secret source (a Secret volume), or its key (or a
@@ -20,7 +20,7 @@ public final class Snapshot: Sendable, CustomReflectable {
     public var isSecret = false
 
     /// Where the effective value came from.
-    var origin: Origin { value.origin }
+    public var origin: Origin { value.origin }
   }
 
   /// A document of the merged stack, with the scope of the layer it came from.

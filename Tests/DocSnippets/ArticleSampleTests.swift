@@ -21,8 +21,8 @@ import Testing
       tree(["server.port": "70000", "server.workers": "3"]))
     #expect(settings.port == 8080, "out of range: the default")
     #expect(settings.workers == 4, "odd: the default")
-    #expect(throws: StrataError.self) { try settings.$workers.set(5) }
-    try settings.$workers.set(6)
+    #expect(throws: StrataError.self) { try settings.$workers.save(5) }
+    try settings.$workers.save(6)
     #expect(settings.workers == 6)
   }
 

@@ -30,7 +30,7 @@ enum GettingStarted {
     print(server.$port.environmentName ?? "none")  // DEMO_SERVER_PORT
     let (host, port) = server.withConsistentSnapshot { ($0.host, $0.port) }  // from one generation
     print("\(host):\(port)")
-    try server.$host.set("0.0.0.0")  // written to the user file atomically; throws if refused
+    try server.$host.save("0.0.0.0")  // written to the user file atomically; throws if refused
     // snippet: end
   }
 

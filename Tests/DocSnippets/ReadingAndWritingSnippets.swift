@@ -18,7 +18,7 @@ enum ReadingAndWriting {
     if let port = try store.value(forKey: "server.port", as: Int.self) {
       print("\(port.value) from \(port.origin)")  // 8443 from /etc/demo/demo.ini:6:8
     }
-    try store.setValue(9000, forKey: "server.port")  // through the declared setting's type and checks
+    try store.saveValue(9000, forKey: "server.port")  // through the declared setting's type and checks
     // snippet: end
   }
 
@@ -33,7 +33,7 @@ enum ReadingAndWriting {
   static func inMemory() throws -> ServerSettings {
     // snippet: in-memory
     let server = ServerSettings.inMemory()  // code defaults only: no file, no environment
-    try server.$port.set(9000)  // kept in memory
+    try server.$port.save(9000)  // kept in memory
     // snippet: end
     return server
   }

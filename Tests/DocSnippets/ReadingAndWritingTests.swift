@@ -14,15 +14,15 @@ import Testing
   @Test func byKeyRefusesAValueTheDeclaredSettingRefuses() {
     let store = SettingsStore.inMemory()
     let server = ReadingAndWriting.ServerSettings(store: store)
-    #expect(throws: StrataError.self) { try store.setValue(70_000, forKey: "server.port") }
-    #expect(throws: StrataError.self) { try store.setValue("80a", forKey: "server.port") }
+    #expect(throws: StrataError.self) { try store.saveValue(70_000, forKey: "server.port") }
+    #expect(throws: StrataError.self) { try store.saveValue("80a", forKey: "server.port") }
     #expect(server.port == 8080)
   }
 
   @Test func tenantGroupsBindUnderTheirOwnSections() throws {
     let store = SettingsStore.inMemory()
     let tenants = ReadingAndWriting.tenants(store)
-    try tenants[0].$quota.set(5)
+    try tenants[0].$quota.save(5)
     #expect(tenants.map(\.quota) == [5, 100])
     #expect(tenants.map(\.$quota.key) == ["tenants.acme.quota", "tenants.globex.quota"])
   }

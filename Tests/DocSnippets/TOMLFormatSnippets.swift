@@ -32,7 +32,7 @@ import Testing
     try Data(file).write(to: URL(fileURLWithPath: path))
     // snippet: edit
     let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])], writeTarget: .file(path))
-    try store.setValue(9000, forKey: "server.port")
+    try store.saveValue(9000, forKey: "server.port")
     // port = 9000            # the listener   (every other byte as it was)
     // snippet: end
     let edited = try String(contentsOfFile: path, encoding: .utf8)

@@ -30,7 +30,7 @@ func runWriter(file: String, count: Int?) {
   var next = start + 1
   while count.map({ next <= start + $0 }) ?? true {
     do {
-      try settings.$record.set(.number(next))
+      try settings.$record.save(.number(next))
     } catch {
       say("error \(error)")
       exit(1)

@@ -15,7 +15,7 @@ public import Synchronization
 /// Reading the property returns the value for the store's current generation, decoded once and cached.
 /// A setting declared without a default (`@Setting var databaseURL: URL`) is required: see
 /// ``SettingsStore/requireAll()``. The property is read-only: `$name` is the setting's ``SettingRecord``,
-/// whose `set(_:)` writes it (`try await server.$port.set(9000)`).
+/// whose `save(_:)` writes it (`try await server.$port.save(9000)`).
 @propertyWrapper
 public struct Setting<Value: Sendable>: Sendable {
   @usableFromInline let box: SettingBox<Value>
@@ -164,7 +164,7 @@ public struct Setting<Value: Sendable>: Sendable {
   }
 
   /// The running value: `server.port`. There is no setter: a write names itself,
-  /// `try await server.$port.set(9000)`.
+  /// `try await server.$port.save(9000)`.
   @inlinable
   public var wrappedValue: Value {
     // Nothing here changes a reference count that other readers share: the box and the group's

@@ -76,14 +76,15 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     box.withState { state in state.generation = -1 }
   }
 
-  /// Writes a value to the store's ``SettingsStore/WriteTarget`` and publishes it; returns once it is
-  /// published and announced.
+  /// Saves a value to the store's ``SettingsStore/WriteTarget`` (the user's file by default) and
+  /// publishes it; returns once it is published and announced.
   ///
-  /// The one way to write a setting the code declares: `try server.$port.set(9000)` (the property
-  /// itself is read-only, so that no assignment writes a file unseen). This form blocks its thread
-  /// while another process writes in the same directory (up to 10 s) and while the file is synced; async
-  /// code gets the `async` form, which does not. For a key known only at run time, use
-  /// ``SettingsStore/setValue(_:forKey:)-9nske``.
+  /// The one way to write a setting the code declares: `try server.$port.save(9000)`. The property
+  /// itself is read-only, so that no assignment writes a file unseen, and the name says that a file is
+  /// written (or the runtime layer, for a store whose write target is `.runtime`). This form blocks its
+  /// thread while another process writes in the same directory (up to 10 s) and while the file is
+  /// synced; async code gets the `async` form, which does not. For a key known only at run time, use
+  /// ``SettingsStore/saveValue(_:forKey:)-9nske``.
   ///
   /// A value the write target holds already writes nothing (compared by type: `"8080"` in an INI file
   /// is 8080); a value only a higher layer (the command line) supplies is written, so that it stays
@@ -93,7 +94,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   /// - Parameter newValue: the value to write.
   /// - Throws: ``StrataError`` when the setting is read-only, the value fails validation, or cannot be
   ///   written; then nothing changed, on disk or in memory.
-  public func set(_ newValue: Value) throws(StrataError) {
+  public func save(_ newValue: Value) throws(StrataError) {
     guard let store = box.store else { return }
     let (encoded, isUnchanged) = try checkedWrite(newValue)
     try store.write(encoded, forKey: key, isUnchanged: isUnchanged)
@@ -102,11 +103,11 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   /// Writes a value as the synchronous form does, without blocking a thread of the cooperative pool:
   /// the file is written on a thread of its own, and the call suspends while it waits for the
   /// directory's lock (another process writing), the disk or the store's reload loop. Returns once the
-  /// value is published and announced; async code calls this form (`try await server.$port.set(9000)`).
+  /// value is published and announced; async code calls this form (`try await server.$port.save(9000)`).
   /// - Parameter newValue: the value to write.
   /// - Throws: ``StrataError`` when the setting is read-only, the value fails validation, or cannot be
   ///   written; then nothing changed, on disk or in memory.
-  public func set(_ newValue: Value) async throws(StrataError) {
+  public func save(_ newValue: Value) async throws(StrataError) {
     guard let store = box.store else { return }
     let (encoded, isUnchanged) = try checkedWrite(newValue)
     try await store.write(encoded, forKey: key, isUnchanged: isUnchanged)
@@ -137,16 +138,18 @@ public struct SettingRecord<Value: Sendable>: Sendable {
     )
   }
 
-  /// Removes the setting from the writable layer, so the lower layers' value (or the default) applies.
-  public func reset() throws(StrataError) {
+  /// Removes the saved value from the store's ``SettingsStore/WriteTarget`` (its line in the user's file,
+  /// by default), so the lower layers' value (or the default) applies. Blocks its thread as the
+  /// synchronous ``save(_:)`` does.
+  public func removeSaved() throws(StrataError) {
     guard let store = box.store else { return }
     if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
     try store.write(nil, forKey: key)
   }
 
   /// Removes the setting from the writable layer as the synchronous form does, without blocking a
-  /// thread of the cooperative pool, as the `async` form of `set(_:)` does.
-  public func reset() async throws(StrataError) {
+  /// thread of the cooperative pool, as the `async` form of `save(_:)` does.
+  public func removeSaved() async throws(StrataError) {
     guard let store = box.store else { return }
     if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }
     try await store.write(nil, forKey: key)

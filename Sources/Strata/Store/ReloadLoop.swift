@@ -5,7 +5,7 @@ import StrataPlatform
 /// observers, emitting events) runs here, one batch at a time, in the order it was submitted.
 ///
 /// While the store runs (``hold()``), the batches run on the loop's own thread, so user code runs in
-/// one place whichever API started the generation: a file's edit, `SIGHUP`, `reload()`, `setValue`, a
+/// one place whichever API started the generation: a file's edit, `SIGHUP`, `reload()`, `saveValue`, a
 /// write, an override, a group's declaration. A store that does not run has no thread: a caller finding
 /// the loop idle does the work itself, as the store's initializer does (no thread is started, and no
 /// thread of the cooperative pool waits for one). A watcher's signal (``post(_:)``) always goes to the

@@ -31,7 +31,7 @@ extension SettingsStore {
   /// written as given. A value equal to the current one writes nothing.
   ///
   /// Use it when the key is known only at run time (an admin endpoint, a plugin, a migration). For a
-  /// setting the code declares, write through the setting's record: `try server.$port.set(9000)`.
+  /// setting the code declares, write through the setting's record: `try server.$port.save(9000)`.
   /// From async code, use the `async` form, which never blocks a thread of the cooperative pool.
   ///
   /// The call returns once the new generation is published and announced; it blocks its thread while
@@ -42,7 +42,7 @@ extension SettingsStore {
   ///   - key: the full dotted key (see ``SettingKey``).
   /// - Throws: ``StrataError`` when the setting refuses the value or the write fails; then nothing
   ///   changed, on disk or in memory.
-  public func setValue<Value: Encodable & Sendable>(_ value: Value, forKey key: String) throws(StrataError) {
+  public func saveValue<Value: Encodable & Sendable>(_ value: Value, forKey key: String) throws(StrataError) {
     try write(try checkedTree(value, forKey: key), forKey: key)
   }
 
@@ -54,7 +54,7 @@ extension SettingsStore {
   ///   - key: the full dotted key (see ``SettingKey``).
   /// - Throws: ``StrataError`` when the setting refuses the value or the write fails; then nothing
   ///   changed, on disk or in memory.
-  public func setValue<Value: Encodable & Sendable>(
+  public func saveValue<Value: Encodable & Sendable>(
     _ value: Value, forKey key: String
   ) async throws(StrataError) {
     try await write(try checkedTree(value, forKey: key), forKey: key)
@@ -64,7 +64,7 @@ extension SettingsStore {
   private func checkedTree<Value: Encodable & Sendable>(
     _ value: Value, forKey key: String
   ) throws(StrataError) -> SettingValue? {
-    // A nil optional encodes to nothing: the key is removed, as `reset()` does.
+    // A nil optional encodes to nothing: the key is removed, as `removeSaved()` does.
     let tree = try SettingEncoder().encode(value)
     guard let box = state.withLock({ $0.registry[key]?.first }), let given = tree else { return tree }
     return try box.checkedWrite(given)

@@ -1,6 +1,6 @@
 /// Writes: to the runtime layer or the user's file, with `.readOnly` and validation enforced.
 ///
-/// The library's ways to write (`set(_:)` on a setting's record, ``SettingsStore/setValue(_:forKey:)-9nske``,
+/// The library's ways to write (`save(_:)` on a setting's record, ``SettingsStore/saveValue(_:forKey:)-9nske``,
 /// each with an `async` form) all end here; these untyped forms are internal.
 extension SettingsStore {
   /// Sets a runtime value (the highest layer) and publishes it; returns once it is published and

@@ -49,7 +49,7 @@ struct ProxySettings: SettingsGroup {
       #expect(proxy.fallback == HostPort(host: "spare", port: 81))
       #expect(proxy.$upstream.origin.description == dir + "/app.ini:2:12")
       // Written as its text, in place.
-      try proxy.$upstream.set(HostPort(host: "other", port: 1))
+      try proxy.$upstream.save(HostPort(host: "other", port: 1))
       #expect(try String(contentsOfFile: dir + "/app.ini", encoding: .utf8).contains("upstream = other:1"))
       // A value that does not parse is reported with its position, and never quoted.
       try write("[proxy]\nupstream = nonsense\nfallback = spare:81\n", to: dir + "/app.ini")

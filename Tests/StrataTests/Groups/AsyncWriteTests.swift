@@ -45,7 +45,7 @@ import Testing
       try await withThrowingTaskGroup(of: Void.self) { tasks in
         for (n, writing) in pools.enumerated() {
           tasks.addTask {
-            try await writing.$port.set(9001 + n)
+            try await writing.$port.save(9001 + n)
             finished.add(1)
           }
         }
@@ -65,7 +65,7 @@ import Testing
       #expect(pools.enumerated().allSatisfy { $1.port == 9001 + $0 })
       #expect(pool.$port.origin.path == dir + "/app.json")
       // A refused value throws and writes nothing.
-      await #expect(throws: StrataError.self) { try await pool.$port.set(0) }
+      await #expect(throws: StrataError.self) { try await pool.$port.save(0) }
       #expect(pool.port == 9001)
       // One edit that changes two settings (one by its old key): one element naming both.
       try write(#"{"pool": {"port": 7000, "maxConn": 9, "host": "localhost"}}"#, to: dir + "/app.json")
@@ -73,7 +73,7 @@ import Testing
       #expect(pool.port == 7000 && pool.size == 9)
       // The same again changes nothing: no element.
       await main.reload()
-      try await pool.$host.set("db.example")
+      try await pool.$host.save("db.example")
       main.shutdown()
       var seen: [[String]] = []
       for await keys in changes { seen.append(keys) }
@@ -90,8 +90,8 @@ import Testing
       let store = store(dir)
       var pool: PoolSettings? = PoolSettings(store: store)
       let changes = try #require(pool?.changes)
-      try await pool?.$size.reset()
-      try await pool?.$size.set(5)
+      try await pool?.$size.removeSaved()
+      try await pool?.$size.save(5)
       pool = nil
       var seen: [[String]] = []
       for await keys in changes { seen.append(keys) }

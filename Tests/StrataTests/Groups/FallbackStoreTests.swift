@@ -60,7 +60,7 @@ struct FallbackParentProbeSettings: SettingsGroup {
     let orphan = FallbackProbeSettings(store: nil)
     #expect(orphan.host == "127.0.0.1")
     #expect(orphan.$port.origin == .codeDefault)
-    try orphan.$port.set(1234)
+    try orphan.$port.save(1234)
     #expect(orphan.port == 1234)
     let database = DatabaseSettings(store: nil)
     #expect(throws: StrataError.self) { try database.$url.require() }

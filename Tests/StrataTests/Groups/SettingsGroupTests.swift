@@ -89,12 +89,12 @@ func fileTree(_ path: String, _ pairs: [(String, SettingValue.Kind)]) -> Setting
     let server = ServerSettings.inMemory()
     var iterator = server.$port.values.makeAsyncIterator()
     #expect(await iterator.next() == 8080)
-    try await server.$port.set(9000)
+    try await server.$port.save(9000)
     #expect(server.port == 9000)
     #expect(server.$port.origin == .runtime)
     #expect(await iterator.next() == 9000)
-    try await server.$host.set("x")  // another key: no emission for port
-    try await server.$port.set(9001)
+    try await server.$host.save("x")  // another key: no emission for port
+    try await server.$port.save(9001)
     #expect(await iterator.next() == 9001)
   }
 
@@ -107,9 +107,9 @@ func fileTree(_ path: String, _ pairs: [(String, SettingValue.Kind)]) -> Setting
     } onChange: {
       flag.fired = true
     }
-    try server.$host.set("other")
+    try server.$host.save("other")
     #expect(!flag.fired)
-    try server.$port.set(1)
+    try server.$port.save(1)
     #expect(flag.fired)
   }
 
@@ -128,11 +128,11 @@ func fileTree(_ path: String, _ pairs: [(String, SettingValue.Kind)]) -> Setting
     let store = SettingsStore.inMemory(fileTree("x", [("server.apiToken", .string("hunter2"))]))
     let server = ServerSettings(store: store)
     #expect(server.apiToken == "hunter2")
-    let secret = server.settings(withTraits: .secret)
+    let secret = server.allSettings.filter { $0.traits.contains(.secret) }
     #expect(secret.map(\.key) == ["server.apiToken"])
     #expect(secret.first?.valueText == "<redacted>")
     #expect(!server.allSettings.map(\.description).joined().contains("hunter2"))
-    #expect(server.settings(excludingTraits: .secret).count == 4)
+    #expect(server.allSettings.filter { !$0.traits.contains(.secret) }.count == 4)
   }
 
   @Test func currentStoreIsTaskLocal() {

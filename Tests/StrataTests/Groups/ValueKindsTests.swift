@@ -145,7 +145,7 @@ struct KindsSettings: SettingsGroup {
     let values = Observations { kinds.small }
     var iterator = values.makeAsyncIterator()
     #expect(await iterator.next() == 0)
-    try await kinds.$small.set(9)
+    try await kinds.$small.save(9)
     #expect(await iterator.next() == 9)
   }
 

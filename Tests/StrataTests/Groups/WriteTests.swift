@@ -26,7 +26,7 @@ struct WritableSettings: SettingsGroup {
       try write(#"{"server": {"port": 81, "host": "sys"}}"#, to: dir + "/system.json")
       let settings = WritableSettings(store: store(dir))
       #expect(settings.port == 81)
-      try settings.$port.set(9000)
+      try settings.$port.save(9000)
       #expect(settings.port == 9000)
       #expect(settings.$port.origin.path == dir + "/app.json")
       let text = try String(contentsOfFile: dir + "/app.json", encoding: .utf8)
@@ -37,7 +37,7 @@ struct WritableSettings: SettingsGroup {
       // No temporary files are left behind.
       #expect(
         try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["app.json", "system.json"])
-      try settings.$port.reset()
+      try settings.$port.removeSaved()
       #expect(settings.port == 81)
       #expect(try String(contentsOfFile: dir + "/app.json", encoding: .utf8) == "{}\n")
     }
@@ -48,7 +48,7 @@ struct WritableSettings: SettingsGroup {
       try write(#"{"other": {"x": [1, 2]}, "server": {"host": "h"}}"#, to: dir + "/app.json")
       try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: dir + "/app.json")
       let settings = WritableSettings(store: store(dir))
-      try settings.$port.set(7)
+      try settings.$port.save(7)
       let reparsed = try #require(try Formats.load(path: dir + "/app.json"))
       #expect(reparsed.root.value(at: "other.x").map(ValueText.plain) == "[1, 2]")
       #expect(reparsed.root.value(at: "server.host")?.kind == .string("h"))
@@ -64,13 +64,13 @@ struct WritableSettings: SettingsGroup {
       let original = "; managed by hand\n[server]\nhost = a   ; the host\n\n# the port\nport = 1\n"
       try write(original, to: dir + "/app.ini")
       let settings = WritableSettings(store: store(dir, file: "app.ini"))
-      try settings.$port.set(2)
-      try settings.$level.set(3)
+      try settings.$port.save(2)
+      try settings.$level.save(3)
       let text = try String(contentsOfFile: dir + "/app.ini", encoding: .utf8)
       #expect(
         text == "; managed by hand\n[server]\nhost = a   ; the host\n\n# the port\nport = 2\nlevel = 3\n")
       #expect(settings.port == 2 && settings.level == 3)
-      try settings.$level.reset()
+      try settings.$level.removeSaved()
       #expect(
         try String(contentsOfFile: dir + "/app.ini", encoding: .utf8)
           == original.replacing("port = 1", with: "port = 2"))
@@ -80,7 +80,7 @@ struct WritableSettings: SettingsGroup {
   @Test func plistFilesAreRewrittenReadably() throws {
     try withTemporaryDirectory { dir in
       let settings = WritableSettings(store: store(dir, file: "app.plist"))
-      try settings.$host.set("example.org")
+      try settings.$host.save("example.org")
       let text = try String(contentsOfFile: dir + "/app.plist", encoding: .utf8)
       #expect(text.contains("<key>host</key>\n\t\t<string>example.org</string>"))
       #expect(settings.host == "example.org")
@@ -100,9 +100,9 @@ struct WritableSettings: SettingsGroup {
         layers: [FileLayer(scope: .user, files: [dir + "/conf/app.json/x.json"])],
         writeTarget: .file(dir + "/conf/app.json/x.json"))
       let other = WritableSettings(store: blocked)
-      #expect(throws: StrataError.self) { try other.$port.set(1) }
+      #expect(throws: StrataError.self) { try other.$port.save(1) }
       do throws(StrataError) {
-        try other.$port.set(1)
+        try other.$port.save(1)
       } catch {
         #expect(error.code == .writeFailed)
         #expect(error.path == dir + "/conf/app.json")
@@ -121,7 +121,7 @@ struct WritableSettings: SettingsGroup {
       let settings = WritableSettings(store: store(dir))
       #expect(settings.store.diagnostics.first?.error.code == .syntax)
       do throws(StrataError) {
-        try settings.$port.set(6)
+        try settings.$port.save(6)
         Issue.record("the write should have failed")
       } catch {
         #expect(error.code == .syntax)
@@ -134,10 +134,10 @@ struct WritableSettings: SettingsGroup {
 
   @Test func readOnlyAndValidationRefuseWrites() throws {
     let settings = WritableSettings.inMemory()
-    #expect(throws: StrataError.self) { try settings.$build.set("x") }
-    #expect(throws: StrataError.self) { try settings.$level.set(10) }
+    #expect(throws: StrataError.self) { try settings.$build.save("x") }
+    #expect(throws: StrataError.self) { try settings.$level.save(10) }
     #expect(settings.level == 1)
-    try settings.$level.set(9)
+    try settings.$level.save(9)
     #expect(settings.level == 9)
   }
 }

@@ -28,10 +28,10 @@ import Testing
       let first = store.snapshot
 
       // Writes: one that works, one refused by validation.
-      try await vault.$password.set(VaultSecrets.written)
+      try await vault.$password.save(VaultSecrets.written)
       #expect(vault.password == VaultSecrets.written)
       do {
-        try await vault.$pin.set(VaultSecrets.invalidWrite)
+        try await vault.$pin.save(VaultSecrets.invalidWrite)
         Issue.record("the invalid pin was written")
       } catch {
         survey.describe("thrown validation error", error)
@@ -51,7 +51,7 @@ import Testing
       // A write over a user file that someone broke: the write is refused with the parse error.
       try write(#"{"vault": {"password": \#(VaultSecrets.inBrokenJSON)"#, to: fixture.userFile)
       do {
-        try await vault.$host.set("db2.example")
+        try await vault.$host.save("db2.example")
         Issue.record("a broken file was written over")
       } catch {
         survey.describe("thrown write error", error)

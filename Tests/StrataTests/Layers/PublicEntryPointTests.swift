@@ -50,7 +50,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/demo.json"
     let store = SettingsStore(layers: [FileLayer(scope: .user, files: [path])], writeTarget: .file(path))
-    try store.setValue(9000, forKey: "server.port")
+    try store.saveValue(9000, forKey: "server.port")
     #expect(try String(contentsOfFile: path, encoding: .utf8).contains("9000"))
     let schema = store.jsonSchema(title: "demo")
     #expect(schema.value(at: "title")?.kind == .string("demo"))

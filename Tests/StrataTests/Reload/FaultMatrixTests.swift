@@ -314,13 +314,13 @@ struct FaultMatrixTests {
   }
 
   enum OverrideTarget: String, CaseIterable, Sendable {
-    /// `setValue` writing the user's file.
+    /// `saveValue` writing the user's file.
     case userFile
-    /// `setValue` on a store that writes to its runtime layer (an override in memory).
+    /// `saveValue` on a store that writes to its runtime layer (an override in memory).
     case runtime
   }
 
-  /// A value set (`store.setValue`) while the main file is renamed away, mid-save; the file is then
+  /// A value set (`store.saveValue`) while the main file is renamed away, mid-save; the file is then
   /// written back with a new version.
   @Test(arguments: OverrideTarget.allCases)
   func aFileVanishedDuringAnOverride(_ target: OverrideTarget) async throws {
@@ -329,7 +329,7 @@ struct FaultMatrixTests {
       let writeTarget: SettingsStore.WriteTarget = target == .userFile ? .file(files.user) : .runtime
       try await withRecordedStore(layers: files.layers, writeTarget: writeTarget) { store, recorder in
         try renameFile(files.main, files.main + "~")
-        try await store.setValue("o1", forKey: "app.extra")
+        try await store.saveValue("o1", forKey: "app.extra")
         try FaultFiles.replace(files.main, with: FaultFiles.mainText(2))
         unlink(files.main + "~")
         let applied = await recorder.wait {

@@ -43,15 +43,15 @@ import Testing
       callers.append(("reload() on a thread", store.generation, synchronous))
       await store.reload()
       callers.append(("await reload()", store.generation, ThreadIdentity.current))
-      try await settings.$value.set("assigned")
+      try await settings.$value.save("assigned")
       callers.append(("a property assignment", store.generation, ThreadIdentity.current))
-      try await store.setValue("set", forKey: "app.extra")
-      callers.append(("await setValue", store.generation, ThreadIdentity.current))
+      try await store.saveValue("set", forKey: "app.extra")
+      callers.append(("await saveValue", store.generation, ThreadIdentity.current))
       let setter = try await onOwnThread { () throws -> ThreadIdentity in
-        try store.setValue("set again", forKey: "app.extra")
+        try store.saveValue("set again", forKey: "app.extra")
         return ThreadIdentity.current
       }
-      callers.append(("setValue on a thread", store.generation, setter))
+      callers.append(("saveValue on a thread", store.generation, setter))
       let before = store.generation
       try replaceFile(file, with: "[app]\nvalue = one\ncount = 5\n")
       #expect(await waitUntil(within: 60) { settings.count == 5 && store.generation > before })

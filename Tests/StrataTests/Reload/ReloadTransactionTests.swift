@@ -137,7 +137,7 @@ final class EventLog: @unchecked Sendable {
     try await withTemporaryDirectory { dir in
       let (store, server, path) = try setUp(dir, "[server]\nport = 1\n")
       let log = EventLog(store)
-      try await server.$port.set(5)
+      try await server.$port.save(5)
       let generation = store.generation
       store.reload(paths: [path])  // what the watcher reports after our own rename
       #expect(store.generation == generation)

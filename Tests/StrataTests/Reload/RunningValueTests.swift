@@ -141,7 +141,7 @@ func emitted(_ iterator: inout AsyncStream<StoreEvent>.Iterator, by store: Setti
       let store = store(dir)
       let limits = BodySettings(store: store)
       #expect(limits.workers == 4)
-      try limits.$workers.set(16)
+      try limits.$workers.save(16)
       #expect(limits.workers == 4)  // running value kept
       #expect(
         store.pendingRestarts.map(\.description) == [
@@ -184,8 +184,8 @@ func emitted(_ iterator: inout AsyncStream<StoreEvent>.Iterator, by store: Setti
       let value = SettingValue(.string("prod"), origin: .runtime)
       #expect(throws: StrataError.self) { try store.write(value, forKey: "limits.build") }
       #expect(throws: StrataError.self) { try store.setRuntimeValue(value, forKey: "limits.build") }
-      #expect(throws: StrataError.self) { try limits.$build.set("prod") }
-      #expect(throws: StrataError.self) { try limits.$build.reset() }
+      #expect(throws: StrataError.self) { try limits.$build.save("prod") }
+      #expect(throws: StrataError.self) { try limits.$build.removeSaved() }
       let table = SettingValue(.table(SettingTable([("build", value)])), origin: .runtime)
       #expect(throws: StrataError.self) { try store.write(table, forKey: "limits") }
       #expect(limits.build == "dev")
@@ -201,14 +201,14 @@ func emitted(_ iterator: inout AsyncStream<StoreEvent>.Iterator, by store: Setti
       var before = stat()
       _ = stat(dir + "/app.ini", &before)
       let generation = store.generation
-      try limits.$maxBodyBytes.set(2000)  // "2000" in the file is 2000
+      try limits.$maxBodyBytes.save(2000)  // "2000" in the file is 2000
       try store.write(SettingValue(.string("2000"), origin: .runtime), forKey: "limits.maxBodyBytes")
       var after = stat()
       _ = stat(dir + "/app.ini", &after)
       #expect(
         after.st_ino == before.st_ino && after.modificationTime.tv_nsec == before.modificationTime.tv_nsec)
       #expect(store.generation == generation)
-      try limits.$maxBodyBytes.set(2001)
+      try limits.$maxBodyBytes.save(2001)
       #expect(
         try String(contentsOfFile: dir + "/app.ini", encoding: .utf8)
           == "[limits]\n# keep\nmaxBodyBytes = 2001\n")

@@ -24,7 +24,7 @@ import Testing
       let settings = WritableSettings(
         store: store(dir, above: [CommandLineLayer(arguments: ["--server.host", "10.0.0.1"])]))
       #expect(settings.host == "10.0.0.1")
-      try settings.$host.set("10.0.0.1")
+      try settings.$host.save("10.0.0.1")
       #expect(try fileText(dir) == "{\n  \"server\": {\n    \"host\": \"10.0.0.1\"\n  }\n}\n")
       // The command line still wins meanwhile.
       #expect(settings.$host.origin == .commandLine(option: "--server.host"))
@@ -39,7 +39,7 @@ import Testing
       let environment = EnvironmentLayer(prefix: "APP", variables: ["APP_SERVER_PORT": "9000"])
       let settings = WritableSettings(store: store(dir, above: [environment]))
       #expect(settings.port == 9000)
-      try settings.$port.set(9000)
+      try settings.$port.save(9000)
       let reparsed = try #require(try Formats.load(path: dir + "/app.json"))
       #expect(reparsed.root.value(at: "server.port")?.kind == .integer(9000))
       #expect(WritableSettings(store: store(dir)).port == 9000)
@@ -53,12 +53,12 @@ import Testing
       let settings = WritableSettings(store: store)
       #expect(settings.port == 9)
       let generation = store.generation
-      try settings.$port.set(81)
+      try settings.$port.save(81)
       try store.write(SettingValue(.integer(81), origin: .runtime), forKey: "server.port")
       // Not rewritten: the file keeps its own spelling, and no generation was published.
       #expect(try fileText(dir) == #"{"server":{"port":81}}"#)
       #expect(store.generation == generation)
-      try settings.$port.set(82)
+      try settings.$port.save(82)
       #expect(try Formats.load(path: dir + "/app.json")?.root.value(at: "server.port")?.kind == .integer(82))
     }
   }
@@ -66,7 +66,7 @@ import Testing
   @Test func resettingAKeyTheFileDoesNotHoldCreatesNoFile() throws {
     try withTemporaryDirectory { dir in
       let settings = WritableSettings(store: store(dir))
-      try settings.$port.reset()
+      try settings.$port.removeSaved()
       #expect(!FileManager.default.fileExists(atPath: dir + "/app.json"))
     }
   }
@@ -76,7 +76,7 @@ import Testing
       let store = store(
         dir, above: [CommandLineLayer(arguments: ["--server.host", "h"])], target: .runtime)
       let settings = WritableSettings(store: store)
-      try settings.$host.set("h")
+      try settings.$host.save("h")
       let runtime = try #require(store.snapshot.sources.last { $0.scope == .runtime })
       #expect(runtime.document.root.value(at: "server.host")?.kind == .string("h"))
       let generation = store.generation

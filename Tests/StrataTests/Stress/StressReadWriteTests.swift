@@ -21,7 +21,7 @@ struct BetaStressSettings: SettingsGroup {
   @Setting var label = "L0"
 }
 
-/// Written by the program (`$w0.set(…)`), one writer thread per setting; outside edits never touch it.
+/// Written by the program (`$w0.save(…)`), one writer thread per setting; outside edits never touch it.
 struct GammaStressSettings: SettingsGroup {
   static var section: String { "gamma" }
   @Setting var w0 = 0
@@ -162,7 +162,7 @@ final class Violations: Sendable {
           for value in 1...writesPerWriter {
             written[writer].store(value)
             do {
-              try record.set(value)
+              try record.save(value)
             } catch {
               failedWrites.add(1)
               violations.check(false, "writer \(writer): write \(value) failed: \(error)")

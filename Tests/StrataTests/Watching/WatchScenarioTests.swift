@@ -218,8 +218,8 @@ import Testing
   @Test func theStoresOwnWriteFiresExactlyOnce() async throws {
     try await withWatchedStore { dir, store, settings in
       let events = store.events
-      try await settings.$count.set(7)
-      try await settings.$extra.set("x")  // a second write: exactly one event each, no echo from the watcher
+      try await settings.$count.save(7)
+      try await settings.$extra.save("x")  // a second write: exactly one event each, no echo from the watcher
       var seen: [StoreEvent] = []
       for await event in events {
         seen.append(event)
