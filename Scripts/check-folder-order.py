@@ -70,7 +70,6 @@ EXCEPTIONS = {
     ("Coding/SettingEncoder.swift", "FieldShape"): "the encoder learns a struct's fields for the schema",
     ("Groups/AnySettingBox.swift", "FieldShape"): "a box gives the schema its struct's fields",
     ("Groups/SettingBox.swift", "FieldShape"): "a box gives the schema its struct's fields",
-    ("Coding/SettingCoding.swift", "SettingAttribute"): "a coding describes itself in the attributes",
     ("Store/SettingsStore+Diagnostics.swift", "SettingsSchema"): "unknown keys are found by the schema",
 }
 
