@@ -102,7 +102,7 @@ public struct StoreMetrics: Sendable {
   private func refreshGauges(from store: SettingsStore) {
     let snapshot = store.snapshot
     instruments.generation.record(store.snapshot.generation)
-    instruments.keys.record(snapshot.keys.count)
+    instruments.keys.record(snapshot.entries.count)
     instruments.pendingRestarts.record(store.pendingRestarts.count)
     instruments.failingSources.record(snapshot.diagnostics.count(where: { $0.severity == .error }))
   }

@@ -1,7 +1,7 @@
 /// A format that can change one key of a file in place, keeping everything else byte for byte
 /// (comments, blank lines, order).
 ///
-/// Writes (`save(_:)` on a setting's record, ``SettingsStore/saveValue(_:forKey:)-9nske``) use
+/// Writes (`save(_:)` on a setting's record, ``SettingsStore/saveValue(_:forKey:)-512me``) use
 /// ``edit(_:setting:at:path:options:)`` when the file's format conforms; a format that does not is
 /// written by parsing the file, setting the key in the tree and serializing the whole tree (comments are
 /// lost).

@@ -84,7 +84,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   /// written (or the runtime layer, for a store whose write target is `.runtime`). This form blocks its
   /// thread while another process writes in the same directory (up to 10 s) and while the file is
   /// synced; async code gets the `async` form, which does not. For a key known only at run time, use
-  /// ``SettingsStore/saveValue(_:forKey:)-9nske``.
+  /// ``SettingsStore/saveValue(_:forKey:)-512me``.
   ///
   /// A value the write target holds already writes nothing (compared by type: `"8080"` in an INI file
   /// is 8080); a value only a higher layer (the command line) supplies is written, so that it stays
@@ -140,7 +140,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
 
   /// Removes the saved value from the store's ``SettingsStore/WriteTarget`` (its line in the user's file,
   /// by default), so the lower layers' value (or the default) applies. Blocks its thread as the
-  /// synchronous ``save(_:)`` does.
+  /// synchronous `save(_:)` does.
   public func removeSaved() throws(StrataError) {
     guard let store = box.store else { return }
     if box.traits.contains(.readOnly) { throw StrataError(.invalidValue, "\(key) is read-only") }

@@ -25,7 +25,7 @@ extension SettingsStore {
     return (try SettingDecoder().decode(type, from: tree, key: key), origin)
   }
 
-  /// Writes `value` at `key` to the ``writeTarget``, as the declared setting's record would when one is
+  /// Writes `value` at `key` to the ``WriteTarget``, as the declared setting's record would when one is
   /// declared there: `.readOnly` refuses, the value must convert to the setting's type and pass its
   /// validation, and a `.restartRequired` one applies at the next start. A key no setting declares is
   /// written as given. A value equal to the current one writes nothing.

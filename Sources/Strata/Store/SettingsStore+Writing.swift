@@ -1,6 +1,6 @@
 /// Writes: to the runtime layer or the user's file, with `.readOnly` and validation enforced.
 ///
-/// The library's ways to write (`save(_:)` on a setting's record, ``SettingsStore/saveValue(_:forKey:)-9nske``,
+/// The library's ways to write (`save(_:)` on a setting's record, ``SettingsStore/saveValue(_:forKey:)-512me``,
 /// each with an `async` form) all end here; these untyped forms are internal.
 extension SettingsStore {
   /// Sets a runtime value (the highest layer) and publishes it; returns once it is published and
@@ -31,7 +31,7 @@ extension SettingsStore {
     }
   }
 
-  /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result; returns
+  /// Writes a value (or removes it, for `nil`) to the ``WriteTarget`` and publishes the result; returns
   /// once it is published and announced.
   ///
   /// A file is replaced atomically (see ``SettingsStore/WriteTarget``). The value is compared with what the write
@@ -63,7 +63,7 @@ extension SettingsStore {
     rebuild(reloading: layers(reading: path))
   }
 
-  /// Writes a value (or removes it, for `nil`) to the ``writeTarget`` and publishes the result, as the
+  /// Writes a value (or removes it, for `nil`) to the ``WriteTarget`` and publishes the result, as the
   /// synchronous form does, without blocking a thread of the cooperative pool: the file is written on a
   /// thread of its own, and the call suspends while it waits for the lock, the disk or the store's loop.
   /// - Throws: ``StrataError`` (`writeFailed`, or the parse error of a file that is broken now) when the
