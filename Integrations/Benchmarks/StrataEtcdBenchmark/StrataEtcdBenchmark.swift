@@ -234,7 +234,7 @@ struct BenchSettings: SettingsGroup {
     await running.value
     store.shutdown()
     guard ready, let at = readyAt.withLock({ $0 }) else { throw BenchError("the store did not get ready") }
-    guard store.snapshot.value(forKey: "svc000.key00") != nil else {
+    guard store.snapshot.root.value(at: "svc000.key00") != nil else {
       throw BenchError("the store was ready without the keys (\(transport))")
     }
     return at - started
