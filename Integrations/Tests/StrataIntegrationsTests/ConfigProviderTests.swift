@@ -81,15 +81,15 @@ struct ProviderHTTPSettings: SettingsGroup {
       #expect(!token.description.contains("s3cret"))
       // A snapshot holds the same values: the running port, typed arrays, text with a comma kept whole.
       let snapshot = provider.snapshot()
-      #expect(try snapshot.root.value(at: ["http", "port"], type: .int).value?.content == .int(8080))
-      #expect(try snapshot.root.value(at: ["http", "token"], type: .string).value?.isSecret == true)
+      #expect(try snapshot.value(forKey: ["http", "port"], type: .int).value?.content == .int(8080))
+      #expect(try snapshot.value(forKey: ["http", "token"], type: .string).value?.isSecret == true)
       #expect(
-        try snapshot.root.value(at: ["http", "origins"], type: .stringArray).value?.content
+        try snapshot.value(forKey: ["http", "origins"], type: .stringArray).value?.content
           == .stringArray(["a", "b"]))
       #expect(
-        try snapshot.root.value(at: ["http", "banner"], type: .string).value?.content
+        try snapshot.value(forKey: ["http", "banner"], type: .string).value?.content
           == .string("Hello, world"))
-      #expect(try snapshot.root.value(at: ["http", "name"], type: .string).value?.content == .string("x"))
+      #expect(try snapshot.value(forKey: ["http", "name"], type: .string).value?.content == .string("x"))
       #expect(try provider.value(forKey: ["http", "name"], type: .string).value?.isSecret == false)
       #expect(provider.origin(forKey: ["http", "port"]) == .codeDefault)  // the running value's origin
       #expect(provider.origin(forKey: ["http", "token"]) == .file(path: dir + "/a.ini", line: 3, column: 9))
@@ -129,7 +129,7 @@ struct ProviderHTTPSettings: SettingsGroup {
           var seen: [String] = []
           for await snapshot in updates {
             guard
-              case .string(let name) = try snapshot.root.value(at: ["greeting", "name"], type: .string).value?
+              case .string(let name) = try snapshot.value(forKey: ["greeting", "name"], type: .string).value?
                 .content
             else { continue }
             seen.append(name)

@@ -43,7 +43,7 @@ import Testing
 
   @Test func quotedKeysThatLookLikeOtherTypesAreNames() throws {
     let document = try parseYAML("\"1\": one\n'true': t\na.b: dotted\n? explicit\n: e\n? \"quoted\"\n: q\n")
-    #expect(document.root.table?.keys == ["1", "true", "a.b", "explicit", "quoted"])
+    #expect(document.root.table?.map(\.key) == ["1", "true", "a.b", "explicit", "quoted"])
   }
 
   @Test func aKeyLongerThanLibyamlWritesPlainRoundTrips() throws {
@@ -78,13 +78,13 @@ import Testing
     let document = try parseYAML(text)
     #expect(document.kind("primary.port") == .integer(6432))
     #expect(document.kind("primary.host") == .string("db.local"))
-    #expect(document.root.value(at: "primary")?.table?.keys == ["host", "pool", "port"])
+    #expect(document.root.value(at: "primary")?.table?.map(\.key) == ["host", "pool", "port"])
     // In a list, the earlier mapping wins.
     #expect(document.kind("replica.port") == .integer(1))
     #expect(document.kind("replica.host") == .string("db.local"))
     #expect(document.kind("replica.tls") == .bool(true))
     #expect(document.kind("copy.pool.min") == .integer(1))
-    #expect(document.root.value(at: "literal")?.table?.keys == ["<<"])
+    #expect(document.root.value(at: "literal")?.table?.map(\.key) == ["<<"])
     #expect(yamlError("a: &a 1\nb:\n  <<: *a\n")?.code == .typeMismatch)
   }
 
