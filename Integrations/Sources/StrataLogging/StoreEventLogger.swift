@@ -52,7 +52,8 @@ public struct StoreEventLogger: Sendable {
   /// Logs one event.
   /// - Parameters:
   ///   - event: the event.
-  ///   - secretKeys: keys whose values must not appear (those for which the store's `snapshot.isSecret(forKey:)` is true).
+  ///   - secretKeys: keys whose values must not appear (those for which the store's
+  ///     `snapshot.isSecret(forKey:)` is true).
   public func log(_ event: StoreEvent, secretKeys: Set<String> = []) {
     switch event {
     case .reloaded(let generation, let keys, let files):

@@ -29,9 +29,9 @@ extension EtcdTests {
     let contents = await layer.fetch(LoadContext())
     #expect(contents.diagnostics.isEmpty, "\(contents.diagnostics)")
     let root = try #require(contents.documents.first?.root)
-    #expect(root.table?.keys == ["log", "server", "tls.cert"])
+    #expect(root.table?.map(\.key) == ["log", "server", "tls.cert"])
     #expect(root.value(at: "server.port")?.kind == .string("8080"))
-    #expect(root.value(atComponents: ["tls.cert", "path"])?.kind == .string("/etc/cert.pem"))
+    #expect(root.value(at: SettingKey.join(["tls.cert", "path"]))?.kind == .string("/etc/cert.pem"))
     let origin = try #require(root.value(at: "server.port")?.origin)
     #expect(origin == .remote(source: "etcd", key: prefix + "server/port", revision: portRevision))
     #expect(origin.description == "etcd:\(prefix)server/port@rev \(portRevision)")
@@ -132,7 +132,7 @@ extension EtcdTests {
 
     // A bad edit: the running value and its origin stay; a failed event names the key.
     let failuresBefore = running.failures.count
-    let generation = running.store.generation
+    let generation = running.store.snapshot.generation
     let brokenRevision = try await etcd.put(prefix + "server/port", "{")
     #expect(await etcdEventually { running.failures.count > failuresBefore })
     let failure = try #require(running.failures.last)
@@ -140,7 +140,7 @@ extension EtcdTests {
     #expect(
       failure.message.contains("revision \(brokenRevision)")
         && failure.message.contains("last good value is kept"))
-    #expect(running.store.generation > generation)
+    #expect(running.store.snapshot.generation > generation)
     print("etcd bad value: \(StoreEvent.failed(failure))")
     #expect(settings.port == 8080)
     #expect(

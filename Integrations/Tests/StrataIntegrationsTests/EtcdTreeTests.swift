@@ -16,8 +16,8 @@ import Testing
     let (root, diagnostics) = tree.contents
     #expect(root.value(at: "b")?.kind == .string("20"))
     #expect(root.value(at: "b")?.origin.description == "etcd:/p/b@rev 4")
-    #expect(root.table?.keys == ["a", "b", "c"])
-    #expect(root.value(at: "a")?.table?.keys == ["w", "x"])
+    #expect(root.table?.map(\.key) == ["a", "b", "c"])
+    #expect(root.value(at: "a")?.table?.map(\.key) == ["w", "x"])
     // A table made for the keys below takes the origin of its first key.
     #expect(root.value(at: "a")?.origin.description == "etcd:/p/a/w@rev 5")
     #expect(diagnostics.isEmpty)
@@ -31,7 +31,7 @@ import Testing
     tree.replaceAll([entry("/p/a/b/c", "1", 1), entry("/p/z", "2", 2)], options: ParseOptions())
     tree.delete(Array("/p/a/b/c".utf8))
     let root = tree.contents.root
-    #expect(root.table?.keys == ["z"])
+    #expect(root.table?.map(\.key) == ["z"])
     #expect(root.origin.description == "etcd:/p/")
     tree.delete(Array("/p/z".utf8))
     tree.delete(Array("/p/never".utf8))  // a key the tree does not have: nothing happens
@@ -72,7 +72,7 @@ import Testing
     tree.put(
       EtcdConnection.Entry(key: Array("/p/".utf8) + [0xff], value: [], modRevision: 4), options: options)
     let (root, diagnostics) = tree.contents
-    #expect(root.table?.keys == ["port"])
+    #expect(root.table?.map(\.key) == ["port"])
     #expect(root.value(at: "port")?.kind == .string("1"))
     #expect(diagnostics.count == 3 && diagnostics.allSatisfy { $0.severity == .warning })
     #expect(diagnostics.map(\.error.path) == ["etcd:/p//port", "etcd:/p/a/b/c/d", "/p/"])
@@ -110,7 +110,7 @@ import Testing
     tree.put(entry("/p/db/user", #""u""#, 2), options: ParseOptions())
     tree.put(entry("/p/db/port/x", "2", 3), options: ParseOptions())
     let (root, diagnostics) = tree.contents
-    #expect(root.value(at: "db")?.table?.keys == ["host", "port", "user"])
+    #expect(root.value(at: "db")?.table?.map(\.key) == ["host", "port", "user"])
     #expect(root.value(at: "db.port.x")?.kind == .integer(2))
     #expect(diagnostics.map(\.error.path) == ["etcd:/p/db/port/x"])
   }

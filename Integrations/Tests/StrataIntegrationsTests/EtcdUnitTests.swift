@@ -56,7 +56,7 @@ import Testing
     #expect(root.value(at: "server.host") == nil)
     #expect(diagnostics.count == 1 && diagnostics.first?.severity == .warning)
     #expect(diagnostics.first?.error.message.contains("'/p/server//host' has an empty name") == true)
-    #expect(root.value(atComponents: ["a.b"])?.kind == .string("x"))
+    #expect(root.value(at: SettingKey.join(["a.b"]))?.kind == .string("x"))
     #expect(root.value(at: "server.port")?.origin.description == "etcd:/p/server/port@rev 7")
   }
 

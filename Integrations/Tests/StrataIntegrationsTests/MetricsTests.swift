@@ -53,7 +53,7 @@ struct RecordedMetrics {
       }
       #expect(await SvcFixtures.waitUntil { ready.isSet })
       #expect(try await SvcFixtures.waitUntil { try recorded.gauge("keys") == 2 })
-      #expect(try recorded.gauge("generation") == Double(store.generation))
+      #expect(try recorded.gauge("generation") == Double(store.snapshot.generation))
       #expect(try recorded.gauge("pending_restarts") == 0 && recorded.gauge("failing_sources") == 0)
       #expect(try #require(try recorded.gauge("last_reload_timestamp_seconds")) >= started)
 
@@ -62,7 +62,7 @@ struct RecordedMetrics {
       #expect(try await SvcFixtures.waitUntil { try recorded.reloads("ok") == 1 })
       #expect(server.port == 9090)
       #expect(
-        try await SvcFixtures.waitUntil { try recorded.gauge("generation") == Double(store.generation) })
+        try await SvcFixtures.waitUntil { try recorded.gauge("generation") == Double(store.snapshot.generation) })
       #expect(try #require(try recorded.gauge("last_reload_timestamp_seconds")) >= beforeEdit)
 
       // A value the setting refuses: a rejected value, not a failed source; the running value kept.
@@ -134,7 +134,7 @@ struct RecordedMetrics {
     #expect(try recorded.counter("diagnostics_total", [("severity", "warning")]) == 0)
     #expect(try recorded.counter("diagnostics_total", [("severity", "note")]) == 2)
     // The gauges come from the store, not from the events: this one has no key and no pending restart.
-    #expect(try recorded.gauge("generation") == Double(store.generation))
+    #expect(try recorded.gauge("generation") == Double(store.snapshot.generation))
     #expect(try recorded.gauge("keys") == 0 && recorded.gauge("pending_restarts") == 0)
     #expect(backend.counters.allSatisfy { $0.label.hasPrefix("app_config_") })
     #expect(backend.counters(label: "strata_reloads_total").isEmpty)

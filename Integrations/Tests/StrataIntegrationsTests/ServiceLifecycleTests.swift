@@ -66,11 +66,11 @@ struct ServiceGreetingSettings: SettingsGroup {
       defer { running.cancel() }
       #expect(await SvcFixtures.waitUntil { ready.isSet })
       try SvcFixtures.write("[greeting]\nname = Strata\n", to: file)
-      let generation = store.generation
+      let generation = store.snapshot.generation
       #expect(greeting.name == "world")  // nothing watches the file: the edit waits for a request
       request.yield()
       #expect(await SvcFixtures.waitUntil { greeting.name == "Strata" })
-      #expect(store.generation > generation)
+      #expect(store.snapshot.generation > generation)
     }
   }
 }

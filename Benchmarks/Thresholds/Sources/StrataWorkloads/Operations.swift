@@ -41,7 +41,7 @@ func parse(_ text: String, with format: some ConfigFormat, path: String) -> @Sen
     guard let document = try? format.parse(bytes, path: path, options: options) else {
       preconditionFailure("the \(path) fixture does not parse")
     }
-    return document.diagnostics.count &+ (document.root.isTable ? 1 : 0)
+    return document.diagnostics.count &+ (document.root.table != nil ? 1 : 0)
   }
   precondition(parseOnce() == 1, "the \(path) fixture parses with diagnostics")
   return parseOnce
