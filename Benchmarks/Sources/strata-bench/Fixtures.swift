@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// Deterministic config-shaped content, written in every format the load rows compare.
@@ -97,18 +98,20 @@ struct ConfigFixture {
     return out + "</dict>\n</plist>\n"
   }
 
-  /// The files of this fixture in `directory`: JSON, XML plist, binary plist (written by Strata's
-  /// serializer from the XML file's tree; Foundation reads it back in the load rows) and INI.
-  func write(to directory: String, name: String) throws(StrataError) -> FixtureFiles {
+  /// The files of this fixture in `directory`: JSON, XML plist, binary plist (Foundation's conversion
+  /// of the XML file, which Strata's parser has read first) and INI.
+  func write(to directory: String, name: String) throws -> FixtureFiles {
     let files = FixtureFiles(
       json: "\(directory)/\(name).json", xmlPlist: "\(directory)/\(name).plist",
       binaryPlist: "\(directory)/\(name)-binary.plist", ini: "\(directory)/\(name).ini")
     writeFile(files.json, json)
     writeFile(files.xmlPlist, xmlPropertyList)
     writeFile(files.ini, ini)
-    let document = try PropertyListFormat().parse(
-      Array(xmlPropertyList.utf8), path: files.xmlPlist, options: ParseOptions())
-    writeFile(files.binaryPlist, try PropertyListFormat().serializeBinary(document.root))
+    let store = SettingsStore(layers: [FileLayer(scope: .user, files: [files.xmlPlist])])
+    precondition(store.snapshot.diagnostics.isEmpty, "the XML plist fixture does not load")
+    let tree = try PropertyListSerialization.propertyList(from: Data(xmlPropertyList.utf8), format: nil)
+    let binary = try PropertyListSerialization.data(fromPropertyList: tree, format: .binary, options: 0)
+    writeFile(files.binaryPlist, Array(binary))
     return files
   }
 }

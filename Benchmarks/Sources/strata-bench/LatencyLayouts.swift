@@ -64,7 +64,7 @@ struct EditLayout {
     let app = app
     let vendor = "\(root)/usr/lib/\(app)"
     let system = "\(root)/etc/\(app)"
-    let user = "\(root)\(StandardLayout.rootHome)/.config/\(app)"
+    let user = "\(root)/home/user/.config/\(app)"  // the home StandardLayout uses under a root
     for directory in [vendor, "\(system)/\(app).conf.d", user] { makeDirectories(directory) }
     writeFile("\(vendor)/\(app).plist", vendorPropertyList)
     writeFile(

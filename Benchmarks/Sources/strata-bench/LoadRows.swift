@@ -35,7 +35,7 @@ func loadRows(_ options: Options) async throws -> [Row] {
     func oursLoad(_ path: String) -> () async throws -> Void {
       let layers = [FileLayer(scope: .user, files: [path])]
       let check = SettingsStore(layers: layers).snapshot
-      precondition(check.diagnostics.isEmpty && check.keys.count == keys, "ours: \(path) did not load")
+      precondition(check.diagnostics.isEmpty && check.entries.count == keys, "ours: \(path) did not load")
       return { blackHole(SettingsStore(layers: layers).snapshot) }
     }
     /// Ours, parse only (the file layer's read and parse with origins, no merge).

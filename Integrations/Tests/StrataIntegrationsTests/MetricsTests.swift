@@ -62,7 +62,9 @@ struct RecordedMetrics {
       #expect(try await SvcFixtures.waitUntil { try recorded.reloads("ok") == 1 })
       #expect(server.port == 9090)
       #expect(
-        try await SvcFixtures.waitUntil { try recorded.gauge("generation") == Double(store.snapshot.generation) })
+        try await SvcFixtures.waitUntil {
+          try recorded.gauge("generation") == Double(store.snapshot.generation)
+        })
       #expect(try #require(try recorded.gauge("last_reload_timestamp_seconds")) >= beforeEdit)
 
       // A value the setting refuses: a rejected value, not a failed source; the running value kept.

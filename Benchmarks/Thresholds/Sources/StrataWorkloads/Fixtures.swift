@@ -75,7 +75,8 @@ public enum Fixtures {
   static func serverTable(port: Int) -> SettingValue {
     let text = json.dropLast(2) + ",\n  \"server\": {\"port\": \(port), \"name\": \"bench\"}\n}\n"
     guard
-      let document = try? JSONFormat().parse(Array(text.utf8), path: "server.json", options: ParseOptions())
+      let document = try? FormatRegistry.standard.format(named: "json")?.parse(
+        Array(text.utf8), path: "server.json", options: ParseOptions())
     else { preconditionFailure("the server fixture does not parse") }
     return document.root
   }

@@ -34,7 +34,10 @@ func snapshotReadByKey() -> @Sendable () -> Int {
 }
 
 /// One parse of a representative file (`Fixtures`: 20 sections of 10 settings) from its bytes.
-func parse(_ text: String, with format: some ConfigFormat, path: String) -> @Sendable () -> Int {
+func parse(_ text: String, format name: String, path: String) -> @Sendable () -> Int {
+  guard let format = FormatRegistry.standard.format(named: name) else {
+    preconditionFailure("no built-in format is named \(name)")
+  }
   let bytes = Array(text.utf8)
   let options = ParseOptions()
   let parseOnce: @Sendable () -> Int = {

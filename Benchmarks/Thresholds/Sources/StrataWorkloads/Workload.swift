@@ -13,11 +13,9 @@ public struct Workload: Sendable {
   public static let all: [Workload] = [
     Workload(name: "CachedTypedRead", prepare: cachedTypedRead),
     Workload(name: "SnapshotReadByKey", prepare: snapshotReadByKey),
-    Workload(name: "ParseJSON", prepare: { parse(Fixtures.json, with: JSONFormat(), path: "app.json") }),
-    Workload(name: "ParseINI", prepare: { parse(Fixtures.ini, with: INIFormat(), path: "app.ini") }),
-    Workload(
-      name: "ParsePlist", prepare: { parse(Fixtures.xmlPlist, with: PropertyListFormat(), path: "app.plist") }
-    ),
+    Workload(name: "ParseJSON", prepare: { parse(Fixtures.json, format: "json", path: "app.json") }),
+    Workload(name: "ParseINI", prepare: { parse(Fixtures.ini, format: "ini", path: "app.ini") }),
+    Workload(name: "ParsePlist", prepare: { parse(Fixtures.xmlPlist, format: "plist", path: "app.plist") }),
     Workload(name: "StoreReloadAfterEdit", prepare: storeReloadAfterEdit),
     Workload(name: "CommandLineLayer", prepare: commandLineLayer),
   ]
