@@ -15,7 +15,7 @@ func tolerance(for workload: Workload) -> BenchmarkThresholds {
 }
 
 let benchmarks: @Sendable () -> Void = {
-  for workload in Workload.all {
+  for workload in Workload.all where workload.checksAllocations {
     let configuration = Benchmark.Configuration(
       metrics: [.mallocCountTotal],
       warmupIterations: 3,

@@ -1,0 +1,1 @@
+../../../Sources/strata-bench/HundredSettings.swift
