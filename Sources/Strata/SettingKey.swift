@@ -41,8 +41,8 @@ public enum SettingKey {
   public static func names(in key: String) -> [String] {
     if key.isEmpty { return [] }
     // The common case, a key with no quoted name, splits over the key's own bytes: a store looks up
-    // each of its settings' keys this way, and the bytes cost a fifth of what the UTF-8 view's indices
-    // do (a cold start with 10,000 settings spends 1,400 instructions a key on the view).
+    // each of its settings' keys this way, and the bytes cost about half of what the UTF-8 view's
+    // indices do (780 instructions for `g0050.s50` against 1,400, in a cold start's lookups).
     if let names = key.utf8.withContiguousStorageIfAvailable(Self.unquotedNames), let names {
       return names
     }
