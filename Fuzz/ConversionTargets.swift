@@ -141,9 +141,12 @@ enum ConversionTargets {
 
     if case .string(let text) = node.kind {
       check((try? decode(String.self, node).get()) == text, "a string did not decode as itself")
-      if case .success(let list) = decode([String].self, node) {
+      // Text in brackets is a JSON array, read by the JSON parser rather than split on its commas.
+      let trimmed = DurationText.trimmed(text)
+      let isJSONArray = trimmed.hasPrefix("[") && trimmed.hasSuffix("]")
+      if !isJSONArray, case .success(let list) = decode([String].self, node) {
         // Commas are characters: one followed by a combining mark is part of a grapheme, not a separator.
-        let expected = DurationText.trimmed(text).isEmpty ? 0 : text.count(where: { $0 == "," }) + 1
+        let expected = trimmed.isEmpty ? 0 : text.count(where: { $0 == "," }) + 1
         check(list.count == expected, "\(describe(node)) split into \(list.count) items")
       }
     }
