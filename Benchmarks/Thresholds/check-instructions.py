@@ -8,6 +8,13 @@ what it calls are counted (--toggle-collect): the fixtures, the start-up and the
 
   check-instructions.py [--binary PATH] [--only NAME,...]        check (exit 1 on a regression)
   check-instructions.py --update                                 record the current counts
+  check-instructions.py --config-dump PATH                       also check the start-up rows
+
+The start-up rows (instructions.json's "processes") count a whole run of a command, every thread from
+the first instruction to the exit: `config-dump --key a.b FILE` of the static executable the README's
+release command builds (Scripts/build-release.sh), on a small INI file. A start that unwinds its main
+thread (an asynchronous main ends it with pthread_exit) sorts the binary's unwind tables first, ten
+times the whole run's count, which this row catches. Each may set its own tolerancePercent.
 
 A workload fails when it takes more than the recorded count plus the tolerance (instructions.json's
 tolerancePercent); one that takes less than the recorded count minus the tolerance passes, with a note
@@ -49,6 +56,34 @@ def count_instructions(binary, name, runs):
         return total / runs
 
 
+def count_process_instructions(command):
+    """Instructions of one whole run of `command` (every thread, start-up and exit included)."""
+    with tempfile.TemporaryDirectory() as directory:
+        output = os.path.join(directory, "callgrind.out")
+        ini = os.path.join(directory, "start.ini")
+        with open(ini, "w") as file:
+            file.write("[server]\n\tport = 8080\n[a]\n\tb = hello\n")
+        arguments = [part.replace("{ini}", ini) for part in command]
+        full = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={output}"] + arguments
+        environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
+        result = subprocess.run(full, env=environment, capture_output=True, text=True)
+        if result.returncode != 0 or result.stdout != "hello\n":
+            sys.exit(f"error: {' '.join(full)} exited with {result.returncode} and printed "
+                     f"{result.stdout!r}:\n{result.stderr[-2000:]}")
+        total = 0
+        # One file per thread when callgrind separates them; by default one file sums them all.
+        for name in os.listdir(directory):
+            if name.startswith("callgrind.out"):
+                with open(os.path.join(directory, name)) as profile:
+                    for line in profile:
+                        if line.startswith("summary:") or line.startswith("totals:"):
+                            total += int(line.split()[1])
+                            break
+        if not total:
+            sys.exit(f"error: callgrind counted no instructions for {' '.join(arguments)}")
+        return total
+
+
 def uncovered_workloads(binary, workloads):
     """What is missing for a workload of the binary to be checked: its entry in instructions.json and
     its allocation threshold file (package-benchmark skips a benchmark that has none, silently)."""
@@ -74,6 +109,8 @@ def main():
     parser.add_argument("--binary", default=DEFAULT_BINARY, help="the release strata-instructions")
     parser.add_argument("--only", help="comma-separated workload names")
     parser.add_argument("--update", action="store_true", help="record the measured counts in instructions.json")
+    parser.add_argument("--config-dump", help="the static config-dump (Scripts/build-release.sh), for the "
+                        "start-up rows; without it they are not checked")
     arguments = parser.parse_args()
 
     if not os.access(arguments.binary, os.X_OK):
@@ -83,7 +120,11 @@ def main():
         limits = json.load(file)
     tolerance = limits["tolerancePercent"]
     workloads = limits["workloads"]
+    processes = limits.get("processes", {})
     names = arguments.only.split(",") if arguments.only else list(workloads)
+    if arguments.only:
+        processes = {name: entry for name, entry in processes.items() if name in names}
+        names = [name for name in names if name not in processes]
     unknown = [name for name in names if name not in workloads]
     if unknown:
         sys.exit(f"error: {', '.join(unknown)} not in {LIMITS}; the workloads are {', '.join(workloads)}")
@@ -108,6 +149,25 @@ def main():
         print(f"{name:<22} {recorded:>12,.0f} {measured:>12,.0f} {change:>+7.1f}%   {verdict}")
         if arguments.update:
             entry["instructions"] = round(measured)
+
+    for name, entry in processes.items():
+        if not arguments.config_dump:
+            print(f"{name:<22} {'':>12} {'':>12} {'':>8}   not checked: no --config-dump given")
+            continue
+        command = [arguments.config_dump if part == "{config-dump}" else part for part in entry["command"]]
+        measured = count_process_instructions(command)
+        recorded = entry["instructions"]
+        allowed = entry.get("tolerancePercent", tolerance)
+        change = (measured - recorded) / recorded * 100 if recorded else float("inf")
+        verdict = ""
+        if change > allowed:
+            verdict = f"REGRESSION: more than {allowed}% above the recorded count"
+            regressions.append(name)
+        elif change < -allowed:
+            verdict = "improved beyond the tolerance: record it with --update"
+        print(f"{name:<22} {recorded:>12,.0f} {measured:>12,.0f} {change:>+7.1f}%   {verdict} (whole run)")
+        if arguments.update:
+            entry["instructions"] = measured
 
     if arguments.update:
         with open(LIMITS, "w") as file:

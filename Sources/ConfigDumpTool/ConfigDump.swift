@@ -34,8 +34,14 @@ func exit(_ status: ExitStatus) -> Never {
 ///
 /// <!-- snippet: Integrations/Tools/ConfigDumpYAML/main.swift#config-dump-yaml -->
 /// ```swift
-/// await ConfigDump.main(formats: FormatRegistry.standard.registering(YAMLFormat()))
+/// ConfigDump.main(formats: FormatRegistry.standard.registering(YAMLFormat()))
 /// ```
+///
+/// `main` is synchronous: a program whose top level awaits nothing starts without Swift's asynchronous
+/// main, which hands the main thread to Dispatch by ending it (`pthread_exit`); ending a thread unwinds
+/// it, and in a static executable the first unwind sorts every unwind-table entry of the binary (libgcc
+/// does so for frames registered at start), which was most of `config-dump --key`'s start. Only
+/// `--watch` runs asynchronous work, on a task of its own.
 ///
 /// Everything else, the options, the output and the exit statuses, is `config-dump`'s (see its `--help`
 /// and the catalog's config-dump article).
@@ -43,7 +49,7 @@ public enum ConfigDump {
   /// Runs `config-dump` with the process's arguments and exits with its status.
   /// - Parameter formats: the formats FILE arguments, the app's files and `--input-format` are read
   ///   with, and that `--help` lists.
-  public static func main(formats: FormatRegistry = .standard) async -> Never {
+  public static func main(formats: FormatRegistry = .standard) -> Never {
     toolFormats.withLock { $0 = formats }
     // A closed pipe must end the write, not kill the process mid-output with SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
@@ -80,10 +86,15 @@ public enum ConfigDump {
     signal(SIGINT) { _ in _exit(0) }
     signal(SIGTERM) { _ in _exit(0) }
     OutputClosed.exitWhenClosed()
-    if let watched {
-      await command.watch(watched, from: loaded.snapshot, schema: schema, output: { writeOutput($0) })
+    guard let watched else { exit(.success) }
+    let dumped = loaded.snapshot
+    Task.detached {
+      await command.watch(watched, from: dumped, schema: schema, output: { writeOutput($0) })
+      exit(.success)
     }
-    exit(.success)
+    // The main thread waits for signals (their handlers end the process, or queue a reload) while the
+    // watch runs on the task; the watch's end exits the process.
+    while true { pause() }
   }
 }
 

@@ -1,4 +1,4 @@
 import ConfigDumpTool
 
 // config-dump with the built-in formats; the tool itself is the ConfigDumpTool library.
-await ConfigDump.main()
+ConfigDump.main()

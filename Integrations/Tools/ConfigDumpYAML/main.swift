@@ -4,5 +4,5 @@ import StrataYAML
 
 // config-dump with YAML: the same tool, options and output, reading .yaml and .yml files too.
 // snippet: config-dump-yaml
-await ConfigDump.main(formats: FormatRegistry.standard.registering(YAMLFormat()))
+ConfigDump.main(formats: FormatRegistry.standard.registering(YAMLFormat()))
 // snippet: end
