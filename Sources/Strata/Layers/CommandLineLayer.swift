@@ -84,3 +84,13 @@ public struct CommandLineLayer: Layer {
     }
   }
 }
+
+extension CommandLineLayer: DeclarationDependentLayer {
+  /// Whether the last reading still holds under the declarations: the same test a load makes before it
+  /// re-uses the reading.
+  func mayChange(
+    declaring added: [String], declared: DeclaredKeys, options: ParseOptions, last: LayerContents
+  ) -> Bool {
+    !readings.withLock { $0.last?.holds(under: declared, options: options) ?? false }
+  }
+}

@@ -115,6 +115,30 @@ public struct EnvironmentLayer: Layer {
   }
 }
 
+extension EnvironmentLayer: DeclarationDependentLayer {
+  /// A new key changes the layer's contents only when a variable names it or a field of it (its
+  /// generated name, or that name, `_` and more), or when a variable matched no key or several (its
+  /// meaning and its message's suggestion may change); the variables themselves never change.
+  func mayChange(
+    declaring added: [String], declared: DeclaredKeys, options: ParseOptions, last: LayerContents
+  ) -> Bool {
+    let unsettled: Set<StrataError.Code> = [.unknownKey, .nameCollision]
+    if last.diagnostics.contains(where: { unsettled.contains($0.error.code) }) { return true }
+    let upperPrefix = prefix + "_"
+    let names = Set(added.map { EnvironmentNames.unprefixedName(forKey: $0) })
+    for variable in variables.keys where variable.hasPrefix(upperPrefix) {
+      let rest = variable.dropFirst(upperPrefix.count)
+      if names.contains(String(rest)) { return true }
+      var start = rest.startIndex
+      while let underscore = rest[start...].firstIndex(of: "_") {
+        if names.contains(String(rest[..<underscore])) { return true }
+        start = rest.index(after: underscore)
+      }
+    }
+    return false
+  }
+}
+
 /// The keys a variable name can mean: declared ones (by a table of their names) and the leaves of the
 /// documents below (by walking from the name, see ``EnvironmentKeyIndex``).
 private struct KnownNames {

@@ -65,7 +65,8 @@ extension SettingsStore {
     reloading: Set<Int>?, fetched: [Int: LayerContents]
   ) -> (previous: Snapshot, published: Snapshot, changes: Snapshot.Changes)? {
     let (previous, declared, runtime, secretKeys) = state.withLock {
-      ($0.contents, $0.registry.declared, $0.runtime, $0.registry.secretKeys)
+      $0.stackLoads += 1
+      return ($0.contents, $0.registry.declared, $0.runtime, $0.registry.secretKeys)
     }
     let loaded = StackLoader(layers: stack.layers, options: stack.options).load(
       previous: previous, reloading: reloading, fetched: fetched, declared: declared, cache: cache)

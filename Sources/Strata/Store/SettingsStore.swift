@@ -60,6 +60,9 @@ public final class SettingsStore: Sendable {
   struct State {
     /// The last good contents of each layer (by index in `stack.layers`).
     var contents: [LayerContents?]
+    /// How many times the stack was loaded (each a merge of every layer's documents), the first load
+    /// included: what declaring a group must not add to when no layer can change.
+    var stackLoads = 0
     /// Values set at run time, keyed by dotted key.
     var runtime = SettingValue.emptyTable(origin: .runtime)
     /// The declared settings. Boxes are held strongly: a group's deinit (or re-binding) unregisters
