@@ -26,7 +26,7 @@ extension SettingBox {
   @_specialize(where Value == Double)
   func apply(_ snapshot: Snapshot) -> SettingApplication? {
     let key = self.key
-    let resolved = resolve(in: snapshot, key: key)
+    let resolved = resolve(in: snapshot, key: key, collectingCandidates: false)
     let restartRequired = traits.contains(.restartRequired)
     let isSecret = traits.contains(.secret)
     let outcome = withState {
@@ -120,7 +120,7 @@ extension SettingBox {
   func resolvedWithoutApplying(in snapshot: Snapshot) -> (
     value: SettingValue?, origin: Origin, rejection: StrataError?
   ) {
-    let resolved = resolve(in: snapshot, key: key)
+    let resolved = resolve(in: snapshot, key: key, collectingCandidates: false)
     return (resolved.value.flatMap { try? encode($0) }, resolved.origin, resolved.rejectedTop)
   }
 

@@ -16,8 +16,17 @@ extension SettingBox {
 
   /// The value, origin and problems for a snapshot: the effective value if it converts and validates,
   /// else the next lower layer's, else the default (none for a required setting: an error).
-  func resolve(in snapshot: Snapshot, key: String) -> Resolution {
+  /// - Parameter collectingCandidates: whether the result lists the lower layers' values too
+  ///   (``Resolution/candidates``, for listings of hidden values); applying a snapshot does not need
+  ///   them, and when the top value converts and validates it is found without walking every source.
+  func resolve(in snapshot: Snapshot, key: String, collectingCandidates: Bool = true) -> Resolution {
     let aliases = self.aliases
+    if !collectingCandidates, aliases.isEmpty, !traits.contains(.deprecated),
+      let top = snapshot.value(forKey: key), let value = try? decode(top, key),
+      validation?.check(value) ?? true
+    {
+      return Resolution(value: value, origin: top.origin, diagnostics: [])
+    }
     var resolution = Resolution(value: defaultValue, origin: .codeDefault, diagnostics: [])
     var candidates: [SettingValue] = []
     if !aliases.isEmpty, aliases.contains(where: { snapshot.value(forKey: $0) != nil }) {

@@ -118,20 +118,26 @@ public struct EnvironmentLayer: Layer {
 extension EnvironmentLayer: DeclarationDependentLayer {
   /// A new key changes the layer's contents only when a variable names it or a field of it (its
   /// generated name, or that name, `_` and more), or when a variable matched no key or several (its
-  /// meaning and its message's suggestion may change); the variables themselves never change.
+  /// meaning and its message's suggestion may change); the variables themselves never change. Each
+  /// variable's name is looked up in the declarations, so the cost follows the variables, not the keys.
   func mayChange(
     declaring added: [String], declared: DeclaredKeys, options: ParseOptions, last: LayerContents
   ) -> Bool {
     let unsettled: Set<StrataError.Code> = [.unknownKey, .nameCollision]
     if last.diagnostics.contains(where: { unsettled.contains($0.error.code) }) { return true }
     let upperPrefix = prefix + "_"
-    let names = Set(added.map { EnvironmentNames.unprefixedName(forKey: $0) })
-    for variable in variables.keys where variable.hasPrefix(upperPrefix) {
+    let variables = variables.keys.filter { $0.hasPrefix(upperPrefix) }
+    guard !variables.isEmpty else { return false }
+    let added = Set(added)
+    func namesAdded(_ name: Substring) -> Bool {
+      declared.keys(named: String(name)).contains(where: added.contains)
+    }
+    for variable in variables {
       let rest = variable.dropFirst(upperPrefix.count)
-      if names.contains(String(rest)) { return true }
+      if namesAdded(rest) { return true }
       var start = rest.startIndex
       while let underscore = rest[start...].firstIndex(of: "_") {
-        if names.contains(String(rest[..<underscore])) { return true }
+        if namesAdded(rest[..<underscore]) { return true }
         start = rest.index(after: underscore)
       }
     }

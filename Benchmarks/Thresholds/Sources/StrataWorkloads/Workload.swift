@@ -28,6 +28,7 @@ public struct Workload: Sendable {
     Workload(name: "StoreReloadAfterEdit", prepare: storeReloadAfterEdit),
     Workload(name: "CommandLineLayer", prepare: commandLineLayer),
     Workload(name: "ColdStart10k", prepare: coldStart10k, checksAllocations: false),
+    Workload(name: "ColdStart10kEnvironment", prepare: coldStart10kEnvironment, checksAllocations: false),
   ]
 
   /// The workload called `name`, if there is one.
