@@ -176,7 +176,7 @@ def main():
         print(f"recorded in {LIMITS}")
         return 0
     if regressions:
-        print(f"error: {', '.join(regressions)} take more instructions than recorded (+{tolerance}% allowed); "
+        print(f"error: {', '.join(regressions)} take more instructions than recorded (beyond their tolerance); "
               "find the cause, or if the cost is intended, record it with "
               "Benchmarks/Thresholds/check-instructions.py --update and say why in the commit", file=sys.stderr)
         return 1
