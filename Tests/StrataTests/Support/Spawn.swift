@@ -1,5 +1,6 @@
 import Foundation
 import StrataPlatform
+import Synchronization
 
 @testable import Strata
 
@@ -63,7 +64,10 @@ enum Spawn {
       for pointer in envp { pointer?.deallocate() }
     }
     var pid: pid_t = 0
-    let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    // Not while a test has a file open for writing: the child would hold a copy (``descriptorLock``).
+    let result = descriptorLock.withLock { _ in
+      posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    }
     guard result == 0 else { throw POSIXError(.init(rawValue: result) ?? .EIO) }
     return pid
   }

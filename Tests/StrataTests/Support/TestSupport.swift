@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Strata
@@ -31,22 +32,30 @@ func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
   return try body(dir)
 }
 
+/// Held while ``write(_:to:)`` has a file open and while ``Spawn/start`` starts a process. A child
+/// starts with a copy of every descriptor of the test process and holds it until its exec closes the
+/// close-on-exec ones; on a loaded machine that can take seconds. A copy of a descriptor open for
+/// writing makes a store see the file as being written (WriteLease), so it keeps the file's last good
+/// contents and a test's `reload()` right after the write would not see it.
+let descriptorLock = Mutex(())
+
 /// Writes a UTF-8 file, creating its directories.
 func write(_ text: String, to path: String) throws {
   let dir = (path as NSString).deletingLastPathComponent
   try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-  // Opened close-on-exec: a descriptor open for writing that a child process of another test inherits
-  // would make the store see the file as being written (WriteLease).
-  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-  guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-  defer { close(fd) }
-  let bytes = Array(text.utf8)
-  var written = 0
-  while written < bytes.count {
-    let count = bytes[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-    if count < 0 && errno == EINTR { continue }
-    guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    written += count
+  try descriptorLock.withLock { _ in
+    // Opened close-on-exec, and never while another test starts a process (``descriptorLock``).
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      written += count
+    }
   }
 }
 
