@@ -6,6 +6,8 @@ struct Arguments {
   var app: String?
   var root: String?
   var home: String?
+  /// `--profile P`: the app's profile overlays, as `APP_PROFILE=P` selects them.
+  var profile: String?
   var environmentPrefix: String?
   var format: DumpOptions.Format = .table
   var showOrigin = false
@@ -104,6 +106,11 @@ struct Arguments {
       throw UsageError(message: "--root goes with --app or FILE arguments")
     }
     if home != nil && app == nil { throw UsageError(message: "--home goes with --app") }
+    if profile != nil && app == nil { throw UsageError(message: "--profile goes with --app") }
+    if let profile, Profiles.validName(profile) == nil {
+      throw UsageError(
+        message: "--profile takes a profile name (1 to 64 letters, digits, '-' and '_'), not '\(profile)'")
+    }
     if let home, !home.hasPrefix("/") {
       throw UsageError(message: "--home takes an absolute path, not '\(home)'")
     }
@@ -143,10 +150,11 @@ struct Arguments {
       throw UsageError(
         message: "--show-secrets does not go with --running: a service never sends its secrets")
     }
-    if root != nil || home != nil || environmentPrefix != nil || inputFormat != nil {
+    if root != nil || home != nil || environmentPrefix != nil || inputFormat != nil || profile != nil {
       throw UsageError(
         message:
-          "--root, --home, --env-prefix and --input-format do not go with --running: the service reads its own files"
+          "--root, --home, --profile, --env-prefix and --input-format do not go with --running: the service "
+          + "reads its own files"
       )
     }
     guard format == .table || format == .json else {

@@ -73,7 +73,11 @@ public enum ConfigDump {
     // A reload request (SIGHUP) during a slow start must be queued for the watch, not end the process.
     if arguments.watch { SettingsStore.catchHangupSignals() }
 
-    let command = DumpCommand(arguments: arguments, environment: RawEnvironment.variables())
+    var environment = RawEnvironment.variables()
+    if let app = arguments.app, let profile = arguments.profile {
+      environment[EnvironmentNames.prefix(forApp: app) + "_PROFILE"] = profile
+    }
+    let command = DumpCommand(arguments: arguments, environment: environment)
     let loaded = Loaded()
     // The watch's store is made first and the dump prints its first snapshot, so the watch starts from the
     // values shown.

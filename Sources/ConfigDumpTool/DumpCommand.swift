@@ -282,9 +282,11 @@ struct DumpCommand {
       layers.append(KeyPerFileLayer(scope: .user, directory: directory))
     }
     if let environmentPrefix {
-      layers.append(
-        EnvironmentLayer(
-          prefix: environmentPrefix, variables: environment, declaredKeys: schema?.settableKeys ?? []))
+      var layer = EnvironmentLayer(
+        prefix: environmentPrefix, variables: environment, declaredKeys: schema?.settableKeys ?? [])
+      // The app's profile variable selects overlays; it is not a setting.
+      layer.profileVariable = appLayout.map { $0.environmentPrefix + "_PROFILE" }
+      layers.append(layer)
     }
     return LayerStack(layers: layers, options: options)
   }

@@ -65,6 +65,13 @@ struct Option {
       help: ["the home directory (inside --root) for the user layer"]
     ) { arguments, text in arguments.home = text },
     Option(
+      names: ["--profile"], value: "P", section: .sources,
+      help: [
+        "with --app, the overlays of profile P above each layer's files, as NAME_PROFILE=P",
+        "selects them: NAME.P.{\(mainFiles)} and NAME.P.conf.d/*",
+      ]
+    ) { arguments, text in arguments.profile = text },
+    Option(
       names: ["--key-per-file"], value: "DIR", section: .sources,
       help: [
         "a directory where each file is one key and its content the value (a",

@@ -26,6 +26,16 @@ enum Deploying {
     // snippet: end
   }
 
+  static func profile(environment: [String: String]) -> SettingsStore {
+    // snippet: profile
+    // DEMO_PROFILE comes from the unit or the pod; a program may choose a default itself.
+    var environment = environment
+    if environment["DEMO_PROFILE"] == nil { environment["DEMO_PROFILE"] = "development" }
+    let store = SettingsStore(app: "demo", environment: environment)
+    // snippet: end
+    return store
+  }
+
   static func kubernetes() -> SettingsStore {
     // snippet: kubernetes
     var layers = StandardLayout(app: "demo").layers

@@ -23,6 +23,9 @@ public struct EnvironmentLayer: Layer {
   var variables: [String: String]
   /// Keys known besides those of the lower layers (a declared schema).
   var declaredKeys: [String]
+  /// The variable that selects a profile (``StandardLayout``): not a setting, and an error when its
+  /// value is not a profile name.
+  package var profileVariable: String?
 
   /// Creates the layer.
   /// - Parameters:
@@ -53,7 +56,11 @@ public struct EnvironmentLayer: Layer {
     let invalid = suspicious ? RawEnvironment.namesWithInvalidUTF8(prefix: upperPrefix) : []
     for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
       let origin = Origin.environment(variable: name)
-      if name.hasPrefix(upperPrefix) {
+      if name == profileVariable {
+        if let problem = Profiles.problem(variable: name, value: value) {
+          contents.diagnostics.append(Diagnostic(.error, problem))
+        }
+      } else if name.hasPrefix(upperPrefix) {
         if invalid.contains(name) {
           contents.diagnostics.append(
             Diagnostic(
@@ -126,7 +133,7 @@ extension EnvironmentLayer: DeclarationDependentLayer {
     let unsettled: Set<StrataError.Code> = [.unknownKey, .nameCollision]
     if last.diagnostics.contains(where: { unsettled.contains($0.error.code) }) { return true }
     let upperPrefix = prefix + "_"
-    let variables = variables.keys.filter { $0.hasPrefix(upperPrefix) }
+    let variables = variables.keys.filter { $0.hasPrefix(upperPrefix) && $0 != profileVariable }
     guard !variables.isEmpty else { return false }
     let added = Set(added)
     func namesAdded(_ name: Substring) -> Bool {

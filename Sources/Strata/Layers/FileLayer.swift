@@ -16,6 +16,8 @@ public struct FileLayer: Layer {
   var dropInDirectory: String?
   /// A directory whose drop-ins replace same-named ones of `dropInDirectory`.
   var overridingDropInDirectory: String?
+  /// A profile's drop-ins (``StandardLayout``), loaded after those of `dropInDirectory`.
+  var profileDropIns: DropIns?
   /// The extensions a drop-in may have; `nil` (the default): every extension of the registry the
   /// layer loads with (``ParseOptions/formats``).
   var dropInExtensions: [String]?
@@ -84,18 +86,25 @@ public struct FileLayer: Layer {
       }
       loadChecked(file, format: format, trust: trust, into: &contents, context: context)
     }
-    if let dropInDirectory {
-      contents.paths.append(dropInDirectory)
+    let directories = [dropInDirectory.map { DropIns(directory: $0, overriding: overridingDropInDirectory) }]
+    for case let dropIns? in directories + [profileDropIns] {
+      contents.paths.append(dropIns.directory)
       // A drop-in added there (a mask, or a same-named replacement) changes which of ours load.
-      if let overridingDropInDirectory { contents.paths.append(overridingDropInDirectory) }
-      for file in dropIns(in: dropInDirectory, trust: trust, into: &contents, context: context) {
+      if let overriding = dropIns.overriding { contents.paths.append(overriding) }
+      for file in self.dropIns(in: dropIns, trust: trust, into: &contents, context: context) {
         loadChecked(file, format: nil, trust: trust, into: &contents, context: context)
       }
     }
     return contents
   }
 
-  /// The drop-in paths of `directory` to load, in order.
+  /// A directory of drop-ins, and the directory whose drop-ins replace same-named ones of it.
+  struct DropIns: Sendable {
+    var directory: String
+    var overriding: String?
+  }
+
+  /// The drop-in paths of a directory to load, in order.
   ///
   /// The listing is a unit of its own (``UnitStates``): a listing that fails (`EACCES`, `EMFILE`, a
   /// directory replaced by a file) or a directory that is not trusted now keeps the last good listing,
@@ -103,8 +112,9 @@ public struct FileLayer: Layer {
   /// stays through the grace period too (vim's save renames it away for a moment); its own read then
   /// decides, by the same rule.
   private func dropIns(
-    in directory: String, trust: FileTrust, into contents: inout LayerContents, context: LoadContext
+    in dropIns: DropIns, trust: FileTrust, into contents: inout LayerContents, context: LoadContext
   ) -> [String] {
+    let (directory, overridingDropInDirectory) = (dropIns.directory, dropIns.overriding)
     let options = context.options
     let units = context.cache?.units
     let unit = "drop-ins:" + directory

@@ -22,6 +22,12 @@
 /// Drop-ins sort by file name; a system drop-in replaces the same-named vendor one, and an empty one or
 /// a symlink to `/dev/null` masks it. With a `root`, every absolute path is read under it (origins
 /// still show the path as the app sees it).
+///
+/// A profile (`DEMO_PROFILE=staging`) adds overlays to each file layer, each above its base in that
+/// layer: `demo.staging.{plist,json,ini,env,toml}` after the main files, and the drop-ins of
+/// `demo.staging.conf.d` after those of `demo.conf.d`. `DEMO_PROFILE` is not a setting; an empty one
+/// is no profile, and a name other than letters, digits, `-` and `_` (at most 64) is an error, and no
+/// profile is loaded.
 public struct StandardLayout: Sendable {
   /// The app's name, as in `/etc/NAME/NAME.ini`.
   package var app: String
@@ -37,6 +43,8 @@ public struct StandardLayout: Sendable {
   package var arguments: [String]?
   /// The formats: which main files exist (its main-file formats) and how files are read.
   package var formats: FormatRegistry
+  /// The profile whose overlays each file layer loads (`PREFIX_PROFILE`), when it is a valid name.
+  package var profile: String?
 
   /// The home directory a tree under a ``root`` falls back to: `/home/user`.
   static let rootHome = "/home/user"
@@ -66,6 +74,7 @@ public struct StandardLayout: Sendable {
     self.root = root
     self.environment = environment
     self.environmentPrefix = EnvironmentNames.prefix(forApp: app)
+    self.profile = environment[environmentPrefix + "_PROFILE"].flatMap(Profiles.validName)
     let resolve = root.map(rootResolver) ?? { $0 }
     func usable(_ directory: String?) -> String? {
       guard let directory, directory.hasPrefix("/") else { return nil }
@@ -88,6 +97,18 @@ public struct StandardLayout: Sendable {
     formats.mainFileExtensions.map { joinPath(directory, "\(app).\($0)") }
   }
 
+  /// The profile's overlays of the main files of a directory, in the same order:
+  /// `DIR/APP.PROFILE.plist`, …; none without a profile.
+  package func profileFiles(in directory: String) -> [String] {
+    guard let profile else { return [] }
+    return formats.mainFileExtensions.map { joinPath(directory, "\(app).\(profile).\($0)") }
+  }
+
+  /// The drop-in directory of `directory`, `DIR/APP.conf.d`, or the profile's, `DIR/APP.PROFILE.conf.d`.
+  package func dropInDirectory(in directory: String, profile: String? = nil) -> String {
+    joinPath(directory, profile.map { "\(app).\($0).conf.d" } ?? "\(app).conf.d")
+  }
+
   /// The vendor directory, `/usr/lib/APP`.
   package var vendorDirectory: String { "/usr/lib/\(app)" }
   /// The system directory, `/etc/APP`.
@@ -98,23 +119,37 @@ public struct StandardLayout: Sendable {
   /// The layers, lowest first: vendor, system, user, environment, and the command line when there are
   /// `arguments`.
   public var layers: [any Layer] {
-    let systemDropIns = joinPath(systemDirectory, "\(app).conf.d")
     var layers: [any Layer] = [
-      FileLayer(
-        scope: .vendor, files: mainFiles(in: vendorDirectory),
-        dropInDirectory: joinPath(vendorDirectory, "\(app).conf.d"), overridingDropInDirectory: systemDropIns),
-      FileLayer(scope: .system, files: mainFiles(in: systemDirectory), dropInDirectory: systemDropIns),
+      fileLayer(.vendor, in: vendorDirectory, overriddenBy: systemDirectory),
+      fileLayer(.system, in: systemDirectory),
     ]
     if let userDirectory {
-      var user = FileLayer(
-        scope: .user, files: mainFiles(in: userDirectory),
-        dropInDirectory: joinPath(userDirectory, "\(app).conf.d"))
+      var user = fileLayer(.user, in: userDirectory)
       user.requiresOwnFiles = true
       layers.append(user)
     }
-    layers.append(EnvironmentLayer(prefix: environmentPrefix, variables: environment))
+    var environment = EnvironmentLayer(prefix: environmentPrefix, variables: environment)
+    environment.profileVariable = environmentPrefix + "_PROFILE"
+    layers.append(environment)
     if let arguments { layers.append(CommandLineLayer(arguments: arguments)) }
     return layers
+  }
+
+  /// The file layer of `directory`: its main files and drop-ins, then the profile's overlays of both;
+  /// the drop-ins of `overriding` (the system directory, for the vendor layer) replace same-named ones.
+  private func fileLayer(_ scope: Scope, in directory: String, overriddenBy overriding: String? = nil)
+    -> FileLayer
+  {
+    var layer = FileLayer(
+      scope: scope, files: mainFiles(in: directory) + profileFiles(in: directory),
+      dropInDirectory: dropInDirectory(in: directory),
+      overridingDropInDirectory: overriding.map { dropInDirectory(in: $0) })
+    if let profile {
+      layer.profileDropIns = FileLayer.DropIns(
+        directory: dropInDirectory(in: directory, profile: profile),
+        overriding: overriding.map { dropInDirectory(in: $0, profile: profile) })
+    }
+    return layer
   }
 
   /// Parse options whose `resolvePath` puts absolute paths under `root` and whose registry is
