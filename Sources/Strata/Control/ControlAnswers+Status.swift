@@ -70,7 +70,11 @@ extension ControlAnswers {
       differsFromDisk: differs,
       failing: snapshot.diagnostics.filter { $0.severity == .error }.map {
         ControlProblem(key: nil, $0.error)
-      })
+      },
+      neverRead: boxes.filter { !$0.wasReadByProgram }.map(\.key),
+      unknownKeys: boxes.isEmpty
+        ? nil
+        : store.diagnostics.filter { $0.error.code == .unknownKey }.map { ControlProblem(key: nil, $0.error) })
   }
 
   /// A value as the control socket shows it: plain text, redacted for a secret.

@@ -145,6 +145,10 @@ package struct ControlStatus: Codable, Sendable {
   package var differsFromDisk: [ControlDifference]
   /// Files that fail to load now (their last good contents stay in use).
   package var failing: [ControlProblem]
+  /// Declared settings the program has not read since it started (`nil`: a service that does not say).
+  package var neverRead: [String]? = nil
+  /// Keys the layers set that no declared setting reads, each with where and a "did you mean".
+  package var unknownKeys: [ControlProblem]? = nil
 }
 
 /// What `plan` answers: what applying a candidate file would do. Nothing is applied.

@@ -43,6 +43,14 @@ package enum ControlText {
       text += "\nFiles that fail to load (their last good contents stay in use):\n"
       for problem in status.failing { text += "  \(problem.description)\n" }
     }
+    if let neverRead = status.neverRead, !neverRead.isEmpty {
+      text += "\nNever read by the program since it started:\n"
+      for key in neverRead { text += "  \(key)\n" }
+    }
+    if let unknown = status.unknownKeys, !unknown.isEmpty {
+      text += "\nSet in the files, read by no setting:\n"
+      for problem in unknown { text += "  \(problem.description)\n" }
+    }
     return text
   }
 

@@ -50,6 +50,8 @@ protocol AnySettingBox: AnyObject, Sendable {
   func checkedWrite(_ value: SettingValue) throws(StrataError) -> SettingValue?
   /// The running value as a tree, and its origin (`nil` for a required setting without a value).
   func currentValue() -> (value: SettingValue?, origin: Origin)
+  /// Whether the program has read the setting since it was declared (not the store's or tools' looks).
+  var wasReadByProgram: Bool { get }
   /// The value a snapshot would give the setting, as a tree, with its origin and why the snapshot's
   /// top value was rejected (if it was), without applying anything: what a plan compares with
   /// ``currentValue()``.

@@ -30,8 +30,9 @@ extension SettingBox {
   func publishCache(_ state: State) {
     if state.isRunningValueFixed {
       cache.publish(generation: ReadCache<Value>.fixedGeneration, value: state.value)
-    } else if isRestartRequired || !cache.isBound {
-      // A restart-required value is fixed by its first read, a write: that read takes the lock.
+    } else if isRestartRequired || !cache.isBound || !wasReadByProgram {
+      // A restart-required value is fixed by its first read, a write: that read takes the lock. A
+      // setting the program has not read yet is not cached: its first typed read notes that it was.
       cache.publish(generation: ReadCache<Value>.emptyGeneration, value: nil)
     } else {
       cache.publish(generation: state.generation, value: state.value)

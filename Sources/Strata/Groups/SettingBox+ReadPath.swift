@@ -8,9 +8,30 @@ extension SettingBox {
   /// and cached.
   @inlinable
   func read() -> Value {
-    if let value = readIfPresent() { return value }
+    if let value = readByProgram() { return value }
     missingValue()
   }
+
+  /// ``readIfPresent()``, as the program's own read: the setting counts as read from then on (see
+  /// ``wasReadByProgram``). The store's and the tools' looks (`requireAll()`, an origin, the control
+  /// socket's status) use ``readIfPresent()`` and do not count.
+  @inlinable
+  func readByProgram() -> Value? {
+    // A lock-free hit exists only once the setting was read: the cache is filled from then on.
+    if let hit = cache.load() { return hit }
+    noteReadByProgram()
+    return readIfPresent()
+  }
+
+  /// Marks the setting read by the program (a load, and a store the first time only). Called on a
+  /// cache miss only (every read of a type the lock-free cache does not hold).
+  @usableFromInline
+  func noteReadByProgram() {
+    if !programRead.load(ordering: .relaxed) { programRead.store(true, ordering: .relaxed) }
+  }
+
+  /// Whether the program has read the setting since it was declared.
+  var wasReadByProgram: Bool { programRead.load(ordering: .relaxed) }
 
   /// The value for the current generation, or `nil` for a required setting that has no value.
   @inlinable

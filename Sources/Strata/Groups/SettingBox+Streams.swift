@@ -26,6 +26,7 @@ extension SettingBox {
   }
 
   private func subscribe(_ continuation: AsyncStream<Value>.Continuation) {
+    noteReadByProgram()
     let (id, rare) = withState { state in
       if state.delivered == nil { state.delivered = deliveredBaseline(state) }
       let rare = state.rareForWriting()

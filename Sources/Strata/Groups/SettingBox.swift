@@ -10,6 +10,11 @@ final class SettingBox<Value: Sendable>: AnySettingBox, @unchecked Sendable {
   // @unchecked: the `let`s are immutable; everything mutable is in `lockedState`, behind its lock.
   /// The default; `nil` for a required setting.
   @usableFromInline let defaultValue: Value?
+  /// Whether the program has read the setting (a typed read, a record's value, a stream): set once,
+  /// never cleared. Until it is set the lock-free cache stays empty, so that the first typed read
+  /// takes the slow path, which sets it; from then on a cached read costs what it did. Declared here,
+  /// it takes a byte of the default's padding (an `Int?` is 9 bytes): the box grows by nothing.
+  @usableFromInline let programRead = Atomic<Bool>(false)
   @usableFromInline let traits: SettingTraits
   /// The declaration's key, old keys, attributes and validation, out of line: most settings declare
   /// none of them (`nil` then).

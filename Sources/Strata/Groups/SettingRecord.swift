@@ -19,7 +19,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   /// layer sets a usable value.
   /// - Throws: `missingRequired`.
   public func require() throws(StrataError) -> Value {
-    if let value = box.readIfPresent() { return value }
+    if let value = box.readByProgram() { return value }
     throw box.missingError()
   }
   /// The default declared in code; `nil` for a required setting (declared without one).

@@ -49,7 +49,9 @@ import Testing
       let served = try Served(dir: dir)
       let status = try await served.ask([], in: dir)
       #expect(status.status == 0, "\(status)")
-      let lines = status.output.split(separator: "\n").map {
+      // The table: between the header and the first list (settings never read, …).
+      let table = status.output.components(separatedBy: "\n\n").dropFirst().first ?? ""
+      let lines = table.split(separator: "\n").map {
         $0.split(separator: " ", omittingEmptySubsequences: true)
       }
       func row(_ key: String) -> [Substring]? { lines.first { $0.first.map(String.init) == key } }

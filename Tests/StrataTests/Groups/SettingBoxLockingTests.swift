@@ -9,7 +9,10 @@ import Testing
   private func expected(_ box: SettingBox<Int>) -> (generation: Int, value: Int?) {
     box.readState { state in
       if state.isRunningValueFixed { return (ReadCache<Int>.fixedGeneration, state.value) }
-      if box.isRestartRequired || !box.cache.isBound { return (ReadCache<Int>.emptyGeneration, nil) }
+      // Nothing is cached for a setting the program has not read: its first typed read must be seen.
+      if box.isRestartRequired || !box.cache.isBound || !box.wasReadByProgram {
+        return (ReadCache<Int>.emptyGeneration, nil)
+      }
       return (state.generation, state.value)
     }
   }
