@@ -19,8 +19,8 @@ public final class Snapshot: Sendable, CustomReflectable {
     /// show the value, nor the values it shadows.
     public var isSecret = false
 
-    /// Where the effective value came from.
-    public var origin: Origin { value.origin }
+    /// Where the effective value came from (`value.origin`).
+    package var origin: Origin { value.origin }
   }
 
   /// A document of the merged stack, with the scope of the layer it came from.

@@ -9,7 +9,7 @@ enum FileFormats {
   static func positions(_ store: SettingsStore, _ server: ServerSettings) {
     // snippet: positions
     print(server.$port.origin)  // /etc/demo/demo.ini:6:8
-    print(store.snapshot.entry(forKey: "server.port")?.origin ?? .codeDefault)  // the same, by key
+    print(store.snapshot.entry(forKey: "server.port")?.value.origin ?? .codeDefault)  // the same, by key
     // snippet: end
   }
 

@@ -54,3 +54,16 @@ struct AdminSettings: SettingsGroup {
   @Setting(traits: .experimental) var fastPath = false
 }
 // snippet: end
+
+/// SettingsGroup.rules.
+enum RulesSnippet {
+  // snippet: Rules
+  struct PoolSettings: SettingsGroup {
+    @Setting var minConnections = 1
+    @Setting var maxConnections = 10
+    static var rules: [SettingValidation<Self>] {
+      [SettingValidation("minConnections <= maxConnections") { $0.minConnections <= $0.maxConnections }]
+    }
+  }
+  // snippet: end
+}

@@ -59,6 +59,8 @@ extension ControlAnswers {
             other: shown(onDisk.value, isSecret), otherOrigin: onDisk.origin.description))
       }
     }
+    // A group that breaks one of its rules keeps every running value: the rule, with the values it read.
+    rejected += store.brokenRuleDiagnostics.map { ControlProblem(key: nil, $0.error) }
     return ControlStatus(
       app: store.app, pid: getpid(), generation: snapshot.generation, loadedAt: ISODateText.format(loadedAt),
       settings: settings, overrides: overrides.standing, rejected: rejected,

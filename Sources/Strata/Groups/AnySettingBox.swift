@@ -52,6 +52,8 @@ protocol AnySettingBox: AnyObject, Sendable {
   func currentValue() -> (value: SettingValue?, origin: Origin)
   /// Whether the program has read the setting since it was declared (not the store's or tools' looks).
   var wasReadByProgram: Bool { get }
+  /// Forgets the program's reads (a probe group's setting, before each of its group's rules runs).
+  func forgetReads()
   /// The value a snapshot would give the setting, as a tree, with its origin and why the snapshot's
   /// top value was rejected (if it was), without applying anything: what a plan compares with
   /// ``currentValue()``.

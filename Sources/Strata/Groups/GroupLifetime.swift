@@ -59,6 +59,7 @@ final class GroupLifetime: Observable, Sendable {
           requiredKeys: boxes.filter(\.isRequired).map(\.key)))
     }
     store.unregister(boxes)
+    store.unregisterRules(owner: ObjectIdentifier(self))
     for box in boxes { box.finish() }
     store.eventHub.finish(owner: ObjectIdentifier(self))
   }

@@ -33,6 +33,8 @@ extension SettingBox {
   /// Whether the program has read the setting since it was declared.
   var wasReadByProgram: Bool { programRead.load(ordering: .relaxed) }
 
+  func forgetReads() { programRead.store(false, ordering: .relaxed) }
+
   /// The value for the current generation, or `nil` for a required setting that has no value.
   @inlinable
   func readIfPresent() -> Value? {

@@ -34,6 +34,26 @@ public protocol SettingsGroup: Sendable {
 
   /// How property names become keys (default: as declared).
   static var keyStyle: SettingKey.Style { get }
+
+  /// Rules across the group's settings, each with what it asks in words (default: none):
+  ///
+  /// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#Rules -->
+  /// ```swift
+  /// struct PoolSettings: SettingsGroup {
+  ///   @Setting var minConnections = 1
+  ///   @Setting var maxConnections = 10
+  ///   static var rules: [SettingValidation<Self>] {
+  ///     [SettingValidation("minConnections <= maxConnections") { $0.minConnections <= $0.maxConnections }]
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// A generation whose values break one is not taken by the group: every setting of the group keeps
+  /// its running value (as one bad value keeps its own), a `failed` event names the rule and each value
+  /// it read with its origin, and a `recovered` event follows the edit that fixes it. A group made
+  /// breaking one is reported by ``SettingsStore/requireAll()`` and ``SettingsStore/diagnostics``. A
+  /// rule runs on a copy of the group that reads the new values: it must only read the group.
+  static var rules: [SettingValidation<Self>] { get }
 }
 
 extension SettingsGroup {
@@ -42,6 +62,9 @@ extension SettingsGroup {
 
   /// As declared: `maxConnections` stays `maxConnections`.
   public static var keyStyle: SettingKey.Style { .asDeclared }
+
+  /// None.
+  public static var rules: [SettingValidation<Self>] { [] }
 
   /// Makes the group and binds it to a store.
   ///
@@ -62,9 +85,17 @@ extension SettingsGroup {
     let store = store ?? SettingsStore.current ?? FallbackStore.make(for: typeName)
     let frame = GroupFrame()
     self = GroupFrame.$current.withValue(frame) { Self() }
-    frame.lifetime.bind(
-      store: store, typeName: typeName, section: section ?? Self.section,
-      members: GroupLayout.members(of: self, made: frame.boxes))
+    let section = section ?? Self.section
+    let members = GroupLayout.members(of: self, made: frame.boxes)
+    frame.lifetime.bind(store: store, typeName: typeName, section: section, members: members)
+    if !GroupRules.isProbing, store.fallbackGroup == nil, !Self.rules.isEmpty {
+      store.registerRules(
+        GroupRules(typeName: typeName, boxes: members.map(\.box)) { snapshot in
+          GroupRules.$isProbing.withValue(true) {
+            Self.brokenRules(in: snapshot, section: section, typeName: typeName)
+          }
+        }, owner: ObjectIdentifier(frame.lifetime))
+    }
   }
 
   /// A group over an in-memory store holding `values` (a table whose keys include this group's section).

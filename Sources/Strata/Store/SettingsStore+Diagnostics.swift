@@ -7,9 +7,9 @@ extension SettingsStore {
   /// being the private one of a group made without a store.
   public var diagnostics: [Diagnostic] {
     let snapshot = self.snapshot
-    let settingDiagnostics = state.withLock {
-      $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value)
-    }
+    let settingDiagnostics =
+      state.withLock { $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value) }
+      + brokenRuleDiagnostics
     let schema = self.schema
     // Mistakes in how the program made its groups come first: they explain the problems after them.
     let usage = fallbackDiagnostics + releasedGroupDiagnostics

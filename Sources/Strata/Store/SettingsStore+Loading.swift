@@ -40,10 +40,12 @@ extension SettingsStore {
   /// known keys may have grown); a new snapshot is published in one step, then settings are told, then
   /// subscribers.
   private func rebuild(_ reload: PipelineWork.Reload) {
-    guard let (previous, published, changes) = load(reloading: reload.layers, fetched: reload.fetched)
+    guard let (previous, published, changes, verdicts) = load(reloading: reload.layers, fetched: reload.fetched)
     else { return }
     let kept = publish(published, changes: changes)
+    let ruleEvents = finishRules(verdicts)
     announce(changes, from: previous, to: published, keptKeys: kept)
+    for event in ruleEvents { emit(event) }
     if reload.reportsDiagnostics { reportNewDiagnostics() }
     if let systemd = state.withLock({ $0.notifier }) { systemd.status(systemdStatus) }
   }
@@ -63,7 +65,7 @@ extension SettingsStore {
   /// and what changed. Runs on the store's loop, so the current snapshot cannot change meanwhile.
   private func load(
     reloading: Set<Int>?, fetched: [Int: LayerContents]
-  ) -> (previous: Snapshot, published: Snapshot, changes: Snapshot.Changes)? {
+  ) -> (previous: Snapshot, published: Snapshot, changes: Snapshot.Changes, verdicts: RuleVerdicts)? {
     let (previous, declared, runtime, secretKeys) = state.withLock {
       $0.stackLoads += 1
       return ($0.contents, $0.registry.declared, $0.runtime, $0.registry.secretKeys)
@@ -77,11 +79,21 @@ extension SettingsStore {
       sources.append(Snapshot.Source(scope: .runtime, document: Document(path: "runtime", root: runtime)))
     }
     let current = snapshot
-    let candidate = Snapshot(
+    var candidate = Snapshot(
       generation: current.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys)
     // The sources, not only the merged root (which they determine): a hidden lower value that changed
     // is what a setting falls back to when the value above it does not convert.
-    let changes = candidate.changes(since: current)
+    var changes = candidate.changes(since: current)
+    // Groups that break a rule with the layers' values keep their running values in this generation:
+    // a source above every layer holds them (the rules are judged without it).
+    let verdicts = judgeRules(candidate, changes)
+    if let held = verdicts.heldValues {
+      sources.append(
+        Snapshot.Source(scope: .runtime, document: Document(path: Self.heldValuesPath, root: held)))
+      candidate = Snapshot(
+        generation: candidate.generation, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys)
+      changes = candidate.changes(since: current)
+    }
     let isNew =
       changes.sourcesDiffer || candidate.diagnostics != current.diagnostics
       || candidate.declaredSecretKeys != current.declaredSecretKeys || current.generation == 0
@@ -107,7 +119,7 @@ extension SettingsStore {
         files.watch(contents[index]?.paths ?? [], ofLayer: index)
       }
     }
-    return isNew ? (current, candidate, changes) : nil
+    return isNew ? (current, candidate, changes, verdicts) : nil
   }
 
   /// The context a layer loads with now: the declared keys and the documents of the layers below.

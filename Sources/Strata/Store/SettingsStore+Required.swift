@@ -17,8 +17,9 @@ extension SettingsStore {
   /// `_ = DatabaseSettings(store: store)`) declares nothing any more, so its required keys are checked
   /// only for being set at all, and ``diagnostics`` warns that it was released.
   /// - Throws: `missingRequired`, naming every registered required setting without a usable value; or
-  ///   `misuse` when no group is alive on the store, so that there is nothing to check (groups not made
-  ///   yet, or all released).
+  ///   `invalidValue`, when none is missing but a group breaks one of its ``SettingsGroup/rules``,
+  ///   naming each rule and the values it read with their origins; or `misuse` when no group is alive
+  ///   on the store, so that there is nothing to check (groups not made yet, or all released).
   public func requireAll() throws(StrataError) {
     let (hasSettings, released) = state.withLock { state in
       // Groups released from now on are not start-up mistakes, once there was something to check.
@@ -34,7 +35,17 @@ extension SettingsStore {
       group.requiredKeys.filter { !sets(undeclared: $0, in: snapshot) }.map { ($0, group) }
     }
     let missing = missingRequiredKeys.map { ($0, nil as ReleasedGroup?) } + releasedMissing
-    guard !missing.isEmpty else { return }
+    guard !missing.isEmpty else {
+      // A group made breaking one of its rules: each value the rule read, with its origin.
+      let broken = brokenRuleDiagnostics.map(\.error)
+      if broken.count == 1 { throw broken[0] }
+      if !broken.isEmpty {
+        throw StrataError(
+          .invalidValue,
+          "\(broken.count) groups break their rules: " + broken.map(\.description).joined(separator: "; "))
+      }
+      return
+    }
     let list = missing.map { key, group in
       let places = stack.placesToSet(key: key)
       let declaredBy = group.map { "declared by \($0.typeName), released before requireAll()" }

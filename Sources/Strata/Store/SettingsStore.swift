@@ -85,6 +85,10 @@ public final class SettingsStore: Sendable {
     var releasedGroups: [ReleasedGroup] = []
     /// When the current generation was published.
     var publishedAt = Date()
+    /// The rules of the made groups that declare some, by group (its lifetime's identity).
+    var rules: [ObjectIdentifier: GroupRules] = [:]
+    /// Why each group that breaks its rules now does.
+    var brokenRules: [ObjectIdentifier: StrataError] = [:]
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.

@@ -1,0 +1,73 @@
+/// A made group's rules across its settings (``SettingsGroup/rules``), as its store judges them: on
+/// each generation that changes one of its keys, and on each while a rule is broken.
+final class GroupRules: Sendable {
+  /// The group's type, for messages.
+  let typeName: String
+  /// The keys (and old keys) of the group's settings: a generation that changes none of them leaves
+  /// the rules as they were.
+  let keys: Set<String>
+  /// The group's settings (the group's lifetime's deinit forgets the rules).
+  let settings: [any AnySettingBox]
+  /// Why the group breaks its rules in a snapshot (`nil`: it keeps them).
+  let judge: @Sendable (Snapshot) -> StrataError?
+  /// Whether a group's rules are being judged: the copies of groups made for it declare none.
+  @TaskLocal static var isProbing = false
+
+  init(
+    typeName: String, boxes: [any AnySettingBox], judge: @escaping @Sendable (Snapshot) -> StrataError?
+  ) {
+    self.typeName = typeName
+    self.keys = Set(boxes.flatMap { [$0.key] + $0.aliases })
+    self.settings = boxes
+    self.judge = judge
+  }
+
+  /// Whether `changes` may change what the rules see.
+  func isAffected(by changes: Snapshot.Changes) -> Bool {
+    changes.everything || !keys.isDisjoint(with: changes.affected)
+  }
+}
+
+extension SettingsGroup {
+  /// Why this group, in `section`, breaks its rules in `snapshot`: each broken rule with the settings
+  /// it read, their values (secrets redacted) and origins; `nil` when it keeps them all. The rules run
+  /// on a copy of the group over the snapshot's values for the section, so they see each value as a
+  /// read would (converted and validated), never the running one.
+  static func brokenRules(in snapshot: Snapshot, section: String, typeName: String) -> StrataError? {
+    let probe = SettingsStore.inMemory(Self.values(of: section, in: snapshot))
+    let group = Self(store: probe, section: section)
+    let settings = GroupLayout.boxes(of: group).map(\.box)
+    var broken: [String] = []
+    var first: Origin?
+    for rule in rules {
+      for setting in settings { setting.forgetReads() }
+      guard !rule.check(group) else { continue }
+      let involved = settings.filter(\.wasReadByProgram)
+      let values = involved.map { setting in
+        let (text, origin) = setting.currentText()
+        if first == nil, case .file = origin { first = origin }
+        return "\(setting.key) = \(text) (\(origin))"
+      }
+      broken.append("'\(rule.summary)'" + (values.isEmpty ? "" : ": " + values.joined(separator: ", ")))
+    }
+    guard !broken.isEmpty else { return nil }
+    var error = StrataError(
+      .invalidValue,
+      "\(typeName) (section \(section)) breaks "
+        + (broken.count == 1 ? "its rule " : "\(broken.count) of its rules: ") + broken.joined(separator: "; "))
+    if case .file(let path, let line, let column) = first {
+      (error.path, error.line, error.column) = (path, line, column)
+    }
+    return error
+  }
+
+  /// The snapshot's values under `section`, in a table that holds only them, at their place.
+  private static func values(of section: String, in snapshot: Snapshot) -> SettingValue {
+    guard !section.isEmpty else { return snapshot.root }
+    var tree = snapshot.value(forKey: section) ?? .emptyTable(origin: .runtime)
+    for name in SettingKey.names(in: section).reversed() {
+      tree = SettingValue(.table(SettingTable([(name, tree)])), origin: .runtime)
+    }
+    return tree
+  }
+}
