@@ -35,6 +35,21 @@ enum Declarations {
     // snippet: end
   }
 
+  // snippet: rules
+  struct TLSSettings: SettingsGroup {
+    @Setting var enabled = false
+    @Setting var certificatePath: String? = nil
+    @Setting var keyPath: String? = nil
+    static var rules: [SettingValidation<Self>] {
+      [
+        SettingValidation("TLS on => certificate and key paths set") {
+          !$0.enabled || ($0.certificatePath != nil && $0.keyPath != nil)
+        }
+      ]
+    }
+  }
+  // snippet: end
+
   struct HelpedSettings: SettingsGroup {
     static var section: String { "server" }
     @Setting(help: "The port to listen on") var port = 8080

@@ -49,7 +49,16 @@ extension ControlAnswers {
     }
     let base = store.dryLoad(includingRuntime: true)
     let candidate = store.dryLoad(includingRuntime: true, replacing: document)
-    for box in store.declaredSettings {
+    // A group whose rules the candidate's values break would keep every running value: the rule, and
+    // none of the group's changes.
+    var held: Set<String> = []
+    for (keys, error) in store.groupsBreakingRules(in: candidate) {
+      var kept = error
+      kept.message += "; the group would keep its running values"
+      plan.rejected.append(ControlProblem(key: nil, kept))
+      held.formUnion(keys)
+    }
+    for box in store.declaredSettings where !held.contains(box.key) {
       let before = box.resolvedWithoutApplying(in: base)
       let after = box.resolvedWithoutApplying(in: candidate)
       // What the candidate itself changes: a value or a rejection that differs from the files' now.

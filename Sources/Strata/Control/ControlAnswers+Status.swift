@@ -76,7 +76,8 @@ extension ControlAnswers {
       neverRead: boxes.filter { !$0.wasReadByProgram }.map(\.key),
       unknownKeys: boxes.isEmpty
         ? nil
-        : store.diagnostics.filter { $0.error.code == .unknownKey }.map { ControlProblem(key: nil, $0.error) })
+        : store.diagnostics.filter { $0.error.code == .unknownKey }.map { ControlProblem(key: nil, $0.error) }
+    )
   }
 
   /// A value as the control socket shows it: plain text, redacted for a secret.

@@ -54,7 +54,8 @@ extension SettingsGroup {
     var error = StrataError(
       .invalidValue,
       "\(typeName) (section \(section)) breaks "
-        + (broken.count == 1 ? "its rule " : "\(broken.count) of its rules: ") + broken.joined(separator: "; "))
+        + (broken.count == 1 ? "its rule " : "\(broken.count) of its rules: ")
+        + broken.joined(separator: "; "))
     if case .file(let path, let line, let column) = first {
       (error.path, error.line, error.column) = (path, line, column)
     }

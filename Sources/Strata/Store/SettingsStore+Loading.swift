@@ -40,7 +40,8 @@ extension SettingsStore {
   /// known keys may have grown); a new snapshot is published in one step, then settings are told, then
   /// subscribers.
   private func rebuild(_ reload: PipelineWork.Reload) {
-    guard let (previous, published, changes, verdicts) = load(reloading: reload.layers, fetched: reload.fetched)
+    guard
+      let (previous, published, changes, verdicts) = load(reloading: reload.layers, fetched: reload.fetched)
     else { return }
     let kept = publish(published, changes: changes)
     let ruleEvents = finishRules(verdicts)

@@ -69,10 +69,19 @@ extension SettingsStore {
   func finishRules(_ verdicts: RuleVerdicts) -> [StoreEvent] {
     state.withLock { state in
       for (owner, _) in verdicts.released { state.brokenRules[owner] = nil }
-      for (owner, error, _) in verdicts.held where state.rules[owner] != nil { state.brokenRules[owner] = error }
+      for (owner, error, _) in verdicts.held where state.rules[owner] != nil {
+        state.brokenRules[owner] = error
+      }
     }
     return verdicts.released.map { .recovered($0.error) }
       + verdicts.held.filter(\.isNew).map { .failed($0.error) }
+  }
+
+  /// The groups whose rules `snapshot`'s values break (for a plan): each one's keys, and why.
+  func groupsBreakingRules(in snapshot: Snapshot) -> [(keys: Set<String>, error: StrataError)] {
+    let all = state.withLock { $0.rules }
+    return all.values.compactMap { rules in rules.judge(snapshot).map { (rules.keys, $0) } }
+      .sorted { $0.error.description < $1.error.description }
   }
 
   /// Why the groups that break their rules now do, as errors.

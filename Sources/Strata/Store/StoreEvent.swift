@@ -4,14 +4,16 @@ public enum StoreEvent: Sendable, CustomStringConvertible {
   /// files those values came from (before or after).
   case reloaded(generation: Int, changedKeys: [String], files: [String])
   /// A source could not be read or parsed (a file, a directory, a remote source), and its last good
-  /// document stays in use (the error names file:line:column, or the source).
+  /// document stays in use (the error names file:line:column, or the source); or the layers' values
+  /// break one of a group's ``SettingsGroup/rules``, and the group keeps every running value (the error
+  /// names the rule and each value it read, with its origin).
   case failed(StrataError)
   /// A live edit gave a setting a value that does not convert or validate, and the setting keeps its
   /// running value (the error names file:line:column and the key). The source itself loaded: this is
   /// the value's fault, not the source's.
   case rejected(StrataError)
-  /// A problem a `failed` or `rejected` event reported is gone: the source loads, or the setting has a
-  /// good value again (the error is the one that cleared).
+  /// A problem a `failed` or `rejected` event reported is gone: the source loads, the setting has a
+  /// good value again, or the group keeps its rules again (the error is the one that cleared).
   case recovered(StrataError)
   /// A `.restartRequired` setting changed; the program keeps running with the old value.
   case pendingRestart(SettingsStore.PendingRestart)

@@ -55,11 +55,14 @@ import Testing
       _ = server.$host.originDescription
       var status = try await served.status(in: dir)
       #expect(
-        status.neverRead == ["server.port", "server.host", "server.legacyMode", "server.banner", "server.limits",
-          "server.timeout"])
-      #expect(status.unknownKeys?.map(\.description) == [
-        "\(dir)/app.ini:3:1: unknown key 'server.prot' (did you mean 'server.port'?)"
-      ])
+        status.neverRead == [
+          "server.port", "server.host", "server.legacyMode", "server.banner", "server.limits",
+          "server.timeout",
+        ])
+      #expect(
+        status.unknownKeys?.map(\.description) == [
+          "\(dir)/app.ini:3:1: unknown key 'server.prot' (did you mean 'server.port'?)"
+        ])
 
       // Typed reads of each kind: a value kept in the lock-free cache (Int, Bool, Duration), one behind
       // the lock (String, a struct), a record's value, and a stream of changes.

@@ -48,7 +48,8 @@ import Testing
           + "maxConnections': pool.minConnections = 20 (\(dir)/app.ini:2:18), pool.maxConnections = 10 "
           + "(\(dir)/app.ini:3:18)")
       #expect(error?.code == .invalidValue)
-      #expect(store.diagnostics.contains { $0.severity == .error && $0.error.description == error?.description })
+      #expect(
+        store.diagnostics.contains { $0.severity == .error && $0.error.description == error?.description })
       // There is no running value to keep yet: the group has the values the files give.
       #expect(pool.minConnections == 20 && pool.maxConnections == 10)
       // Fixed, it is reported no more.
@@ -79,10 +80,14 @@ import Testing
       let events = Mutex<[StoreEvent]>([])
       store.observeEvents { event in events.withLock { $0.append(event) } }
       func failed() -> [String] {
-        events.withLock { $0.compactMap { if case .failed(let error) = $0 { error.description } else { nil } } }
+        events.withLock {
+          $0.compactMap { if case .failed(let error) = $0 { error.description } else { nil } }
+        }
       }
       func recovered() -> [String] {
-        events.withLock { $0.compactMap { if case .recovered(let error) = $0 { error.description } else { nil } } }
+        events.withLock {
+          $0.compactMap { if case .recovered(let error) = $0 { error.description } else { nil } }
+        }
       }
 
       // Broken by a live edit that also renames the pool: the whole group keeps its running values.
@@ -161,14 +166,19 @@ import Testing
       try write("[tls]\nenabled = true\ncertificate = a.pem\npassword = hunter2\n", to: dir + "/app.ini")
       store.reload()
       #expect(!tls.enabled && tls.password.isEmpty)
-      let failed = events.withLock { $0.compactMap { if case .failed(let error) = $0 { error } else { nil } } }
+      let failed = events.withLock {
+        $0.compactMap { if case .failed(let error) = $0 { error } else { nil } }
+      }
       let message = try #require(failed.first?.message)
-      #expect(message.hasPrefix("TLSSettings (section tls) breaks 2 of its rules: 'enabled => certificate and key set': "))
+      #expect(
+        message.hasPrefix(
+          "TLSSettings (section tls) breaks 2 of its rules: 'enabled => certificate and key set': "))
       #expect(message.contains("tls.enabled = true (\(dir)/app.ini:2:11)"))
       #expect(message.contains("tls.key = nil (default)"))
       #expect(
         message.contains(
-          "'a password only with a key': tls.key = nil (default), tls.password = <redacted> (\(dir)/app.ini:4:12)"))
+          "'a password only with a key': tls.key = nil (default), tls.password = <redacted> (\(dir)/app.ini:4:12)"
+        ))
       #expect(!message.contains("hunter2"), "\(message)")
     }
   }

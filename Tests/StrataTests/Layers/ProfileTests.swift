@@ -68,7 +68,8 @@ import Testing
       let store = SettingsStore(app: "app", root: root, environment: ["APP_PROFILE": value])
       #expect(origin(store, "server.port") == "1 @ /usr/lib/app/app.ini:2:8")
       let errors = store.diagnostics.filter { $0.severity == .error }.map(\.description)
-      #expect(errors.count == 1 && errors[0].hasPrefix("env:APP_PROFILE: error: environment variable APP_PROFILE="))
+      #expect(
+        errors.count == 1 && errors[0].hasPrefix("env:APP_PROFILE: error: environment variable APP_PROFILE="))
       #expect(errors.first?.contains("is not a profile name") == true, "\(errors)")
     }
   }
@@ -106,7 +107,8 @@ import Testing
         environment: ["HOME": "/home/user", "APP_PROFILE": "staging"])
       #expect(chosen.output == "system\n", "\(chosen)")
       let check = try await runConfigDump(
-        ["--root", root, "--app", "app", "--profile", "staging", "--check"], environment: ["HOME": "/home/user"])
+        ["--root", root, "--app", "app", "--profile", "staging", "--check"],
+        environment: ["HOME": "/home/user"])
       #expect(check.status == 0 && check.errors.isEmpty, "\(check)")
       #expect(check.output.hasPrefix("checked 8 files, 5 keys"), "\(check)")
       let refused = try await runConfigDump(["--root", root, "--app", "app", "--profile", "../x"])
