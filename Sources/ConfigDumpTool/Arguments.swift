@@ -32,6 +32,9 @@ struct Arguments {
   var planTarget: String?
   var set: String?
   var duration: Double?
+  /// `--history` (with `--since DURATION`): the service's configuration history.
+  var history = false
+  var since: Double?
   var unset: String?
 
   /// Whether a running service is asked, rather than files read.
@@ -93,6 +96,7 @@ struct Arguments {
   private func validate() throws(UsageError) {
     if help { return }
     if asksRunningService || plan != nil || set != nil || unset != nil || duration != nil || planTarget != nil
+      || history || since != nil
     {
       return try validateRunning()
     }
@@ -162,6 +166,13 @@ struct Arguments {
     }
     if [plan, set, unset].compactMap({ $0 }).count > 1 {
       throw UsageError(message: "give one of --plan, --set and --unset")
+    }
+    if since != nil && !history { throw UsageError(message: "--since goes with --history") }
+    if history && running == nil {
+      throw UsageError(message: "--history reads an app's state directory: give --running APP")
+    }
+    if history && (plan != nil || set != nil || unset != nil) {
+      throw UsageError(message: "--history does not go with --plan, --set or --unset")
     }
     if set != nil && duration == nil {
       throw UsageError(message: "--set needs --for DURATION (such as 15m): an override always ends by itself")

@@ -67,8 +67,8 @@ struct Option {
     Option(
       names: ["--profile"], value: "P", section: .sources,
       help: [
-        "with --app, the overlays of profile P above each layer's files, as NAME_PROFILE=P",
-        "selects them: NAME.P.{\(mainFiles)} and NAME.P.conf.d/*",
+        "with --app, the overlays of profile P above each layer's files, as",
+        "NAME_PROFILE=P selects them: NAME.P.{\(mainFiles)} and NAME.P.conf.d/*",
       ]
     ) { arguments, text in arguments.profile = text },
     Option(
@@ -245,6 +245,24 @@ struct Option {
       names: ["--unset"], value: "KEY", section: .running,
       help: ["end the override of KEY now"]
     ) { arguments, text in arguments.unset = text },
+    .flag(
+      ["--history"], .running,
+      [
+        "with --running APP: the changes of the service's running values, each with",
+        "its time, generation, old and new value, origin and cause, from its state",
+        "directory (/var/lib/APP for root, else ~/.local/state/APP); after a restart too",
+      ]
+    ) { $0.history = true },
+    Option(
+      names: ["--since"], value: "DURATION", section: .running,
+      help: ["with --history, only the changes of the last DURATION (such as 1h)"]
+    ) { arguments, text throws(Arguments.UsageError) in
+      guard let seconds = Arguments.seconds(in: text) else {
+        throw Arguments.UsageError(
+          message: "--since takes a duration such as 15m, 1h30m or 90s, not '\(text)'")
+      }
+      arguments.since = seconds
+    },
   ]
 
   /// The option a name (`--app`, `-h`) means, if any.

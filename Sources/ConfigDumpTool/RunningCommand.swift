@@ -15,6 +15,7 @@ struct RunningCommand {
 
   /// Asks and prints; returns the exit status.
   func run(output: (String) -> Void, errors: (String) -> Void) -> ExitStatus {
+    if arguments.history { return history(output: output, errors: errors) }
     do throws(StrataError) {
       let path = try socketPath()
       let request = try self.request()

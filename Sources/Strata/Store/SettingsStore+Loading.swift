@@ -47,6 +47,7 @@ extension SettingsStore {
     let ruleEvents = finishRules(verdicts)
     announce(changes, from: previous, to: published, keptKeys: kept)
     for event in ruleEvents { emit(event) }
+    recordHistory(changes, from: previous, to: published, keptKeys: kept, heldKeys: heldKeys(verdicts))
     if reload.reportsDiagnostics { reportNewDiagnostics() }
     if let systemd = state.withLock({ $0.notifier }) { systemd.status(systemdStatus) }
   }

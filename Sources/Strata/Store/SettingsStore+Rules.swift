@@ -84,6 +84,13 @@ extension SettingsStore {
       .sorted { $0.error.description < $1.error.description }
   }
 
+  /// The keys of the groups `verdicts` holds.
+  func heldKeys(_ verdicts: RuleVerdicts) -> Set<String> {
+    guard !verdicts.held.isEmpty else { return [] }
+    let rules = state.withLock { $0.rules }
+    return verdicts.held.reduce(into: []) { keys, held in keys.formUnion(rules[held.owner]?.keys ?? []) }
+  }
+
   /// Why the groups that break their rules now do, as errors.
   var brokenRuleDiagnostics: [Diagnostic] {
     state.withLock { $0.brokenRules.values.map { Diagnostic(.error, $0) } }

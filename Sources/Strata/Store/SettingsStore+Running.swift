@@ -83,6 +83,8 @@ extension SettingsStore {
       state.files = files
       state.retries = retries
     }
+    startHistory()
+    defer { stopHistory() }
     await withTaskCancellationHandler {
       await withTaskGroup(of: Void.self) { group in
         let waiting = await fetchWaitingLayers(nil)

@@ -89,6 +89,10 @@ public final class SettingsStore: Sendable {
     var rules: [ObjectIdentifier: GroupRules] = [:]
     /// Why each group that breaks its rules now does.
     var brokenRules: [ObjectIdentifier: StrataError] = [:]
+    /// Where the history goes while the store runs (an app's state directory), if anywhere.
+    var historyDirectory: String?
+    /// The history, while the store runs.
+    var journal: HistoryJournal?
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
@@ -152,6 +156,10 @@ public final class SettingsStore: Sendable {
       target = .file(existing ?? joinPath(directory, "\(app).json"))
     }
     self.init(layers: layout.layers, options: options, writeTarget: target, app: app)
+    // Under a root, the directory is read and written inside it, as the files are.
+    let directory = StateDirectory.of(
+      app: app, environment: environment, isRoot: StateDirectory.isRoot, home: home)
+    state.withLock { $0.historyDirectory = directory }
   }
 
   /// A store with no files: code defaults plus `values` (a table), for tests and previews.
