@@ -132,19 +132,46 @@ enum ScalarConversion {
     }
   }
 
-  /// A URL with a scheme, or an absolute path as a file URL. URL text with whitespace is refused even
-  /// though `URL(string:)` would percent-encode it, because it is not a URL as written; paths may hold
-  /// spaces. Control characters are refused in both.
+  /// A URL with a scheme, or a path as a file URL: an absolute one as written, a relative one (with a
+  /// slash: `certs/server.pem`, `./x`, `../x`) relative to the directory of the file that set it
+  /// (`/etc/app/app.ini` gives `/etc/app/certs/server.pem`), or, set by a variable or an option, to the
+  /// working directory. URL text with whitespace is refused even though `URL(string:)` would
+  /// percent-encode it, because it is not a URL as written; paths may hold spaces. Control characters
+  /// are refused in both.
   static func url(_ node: SettingValue, _ site: Site) throws(StrataError) -> URL {
     guard case .string(let text) = node.kind else { throw mismatch(node, site) }
     let trimmed = String(DurationText.trimmed(text))
     guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
     else { throw mismatch(node, site) }
     if trimmed.hasPrefix("/") { return URL(filePath: trimmed, directoryHint: .inferFromPath) }
-    guard !trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace }),
-      let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty
-    else { throw mismatch(node, site) }
-    return url
+    let scheme = URL(string: trimmed)?.scheme
+    if scheme != nil || trimmed.contains("://") {
+      guard let url = URL(string: trimmed), scheme?.isEmpty == false,
+        !trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+      else { throw mismatch(node, site) }
+      return url
+    }
+    // A relative path says so with a slash: `example.com` is more likely a host without its scheme.
+    guard trimmed.contains("/") else {
+      throw mismatch(node, site, note: "a URL needs a scheme; a path relative to the file, a slash: ./\(trimmed)")
+    }
+    guard let base = relativeBase(of: node.origin) else {
+      throw mismatch(node, site, note: "a relative path needs a file to be relative to")
+    }
+    return URL(filePath: joinPath(base, trimmed), directoryHint: .inferFromPath).standardized
+  }
+
+  /// The directory a relative path set at `origin` is relative to: the file's, or the working
+  /// directory for a variable or an option (`nil` for a remote source).
+  private static func relativeBase(of origin: Origin) -> String? {
+    let workingDirectory = FileManager.default.currentDirectoryPath
+    switch origin {
+    case .file(let path, _, _):
+      let directory = directoryPart(of: path)
+      return directory.hasPrefix("/") ? directory : joinPath(workingDirectory, directory)
+    case .environment, .commandLine, .codeDefault, .runtime: return workingDirectory
+    case .remote: return nil
+    }
   }
 
   static func duration(_ node: SettingValue, _ site: Site) throws(StrataError) -> Duration {
