@@ -153,7 +153,8 @@ enum ScalarConversion {
     }
     // A relative path says so with a slash: `example.com` is more likely a host without its scheme.
     guard trimmed.contains("/") else {
-      throw mismatch(node, site, note: "a URL needs a scheme; a path relative to the file, a slash: ./\(trimmed)")
+      throw mismatch(
+        node, site, note: "a URL needs a scheme; a path relative to the file, a slash: ./\(trimmed)")
     }
     guard let base = relativeBase(of: node.origin) else {
       throw mismatch(node, site, note: "a relative path needs a file to be relative to")

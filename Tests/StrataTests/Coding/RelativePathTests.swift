@@ -16,7 +16,8 @@ import Testing
 
   @Test func aRelativePathIsRelativeToTheFileThatSetIt() throws {
     try withTemporaryDirectory { dir in
-      try write("[tls]\ncertificate = certs/server.pem\nupstream = https://b.example/x\n", to: dir + "/etc/app.ini")
+      try write(
+        "[tls]\ncertificate = certs/server.pem\nupstream = https://b.example/x\n", to: dir + "/etc/app.ini")
       try write("[tls]\nkey = ../keys/./server.key\n", to: dir + "/etc/app.conf.d/50-key.ini")
       let store = SettingsStore(
         layers: [
