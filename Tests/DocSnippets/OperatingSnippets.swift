@@ -11,6 +11,20 @@ enum Operating {
     print(log.level)
   }
 
+  /// An upstream the program depends on.
+  struct Upstream {
+    func isReachable() async -> Bool { true }
+  }
+
+  static func rollback(_ store: SettingsStore, _ upstream: Upstream) async {
+    // snippet: rollback
+    await store.run(
+      reloadOnHangup: true,
+      healthCheck: { await upstream.isReachable() },  // asked every tenth of the window (50 ms to 5 s)
+      rollbackWindow: .seconds(60))
+    // snippet: end
+  }
+
   static func main() async throws {
     // snippet: serve
     let store = SettingsStore(app: "demo")

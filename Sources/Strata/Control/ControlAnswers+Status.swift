@@ -61,6 +61,7 @@ extension ControlAnswers {
     }
     // A group that breaks one of its rules keeps every running value: the rule, with the values it read.
     rejected += store.brokenRuleDiagnostics.map { ControlProblem(key: nil, $0.error) }
+    let rollback = store.standingRollback
     return ControlStatus(
       app: store.app, pid: getpid(), generation: snapshot.generation, loadedAt: ISODateText.format(loadedAt),
       settings: settings, overrides: overrides.standing, rejected: rejected,
@@ -76,7 +77,11 @@ extension ControlAnswers {
       neverRead: boxes.filter { !$0.wasReadByProgram }.map(\.key),
       unknownKeys: boxes.isEmpty
         ? nil
-        : store.diagnostics.filter { $0.error.code == .unknownKey }.map { ControlProblem(key: nil, $0.error) }
+        : store.diagnostics.filter { $0.error.code == .unknownKey }.map {
+          ControlProblem(key: nil, $0.error)
+        },
+      rolledBack: rollback?.values.map { ControlValue(key: $0.key, value: $0.value, origin: $0.origin) },
+      rollbackReason: rollback?.reason
     )
   }
 

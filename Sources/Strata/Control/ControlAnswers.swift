@@ -60,6 +60,8 @@ struct ControlAnswers {
 
   private func unsetOverride(_ request: ControlRequest) -> ControlResponse {
     guard let key = request.key else { return .failure("unset needs a key") }
+    // A rollback of the key (the service turned unhealthy) ends the same way.
+    if store.endRollback(of: key) { return ControlResponse(ok: true) }
     guard let ended = overrides.remove(key) else {
       let standing = overrides.standing.map(\.key)
       return .failure(

@@ -149,6 +149,10 @@ package struct ControlStatus: Codable, Sendable {
   package var neverRead: [String]? = nil
   /// Keys the layers set that no declared setting reads, each with where and a "did you mean".
   package var unknownKeys: [ControlProblem]? = nil
+  /// The keys a rollback put back (the service turned unhealthy), with their values and origins.
+  package var rolledBack: [ControlValue]? = nil
+  /// Why they were rolled back.
+  package var rollbackReason: String? = nil
 }
 
 /// What `plan` answers: what applying a candidate file would do. Nothing is applied.

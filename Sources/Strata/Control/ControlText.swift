@@ -43,6 +43,10 @@ package enum ControlText {
       text += "\nFiles that fail to load (their last good contents stay in use):\n"
       for problem in status.failing { text += "  \(problem.description)\n" }
     }
+    if let rolledBack = status.rolledBack, !rolledBack.isEmpty {
+      text += "\nRolled back (--unset KEY, or an edit of the key, ends it): \(status.rollbackReason ?? "")\n"
+      for value in rolledBack { text += "  \(value.key) = \(value.value ?? "(none)")  (\(value.origin))\n" }
+    }
     if let neverRead = status.neverRead, !neverRead.isEmpty {
       text += "\nNever read by the program since it started:\n"
       for key in neverRead { text += "  \(key)\n" }

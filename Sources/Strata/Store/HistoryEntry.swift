@@ -27,7 +27,7 @@ package struct HistoryEntry: Codable, Sendable, Equatable {
     package var new: String?
     package var origin: String
     /// `file`, `environment`, `option`, `override`, `remote` (etcd), `rule` (a group's running values
-    /// held by a broken rule) or `default`.
+    /// held by a broken rule), `rollback` (the service turned unhealthy), `default` or `removed`.
     package var cause: String
 
     package init(key: String, old: String?, new: String?, origin: String, cause: String) {

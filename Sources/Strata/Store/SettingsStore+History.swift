@@ -30,10 +30,10 @@ extension SettingsStore {
 
   /// Records the running values `changes` changed from `previous` to `current` (not those a rejected
   /// edit or a pending restart kept, `keptKeys`), each with its cause; `heldKeys` are those of groups
-  /// that keep their running values for a broken rule.
+  /// that keep their running values for a broken rule, `rolledBack` those a rollback put back.
   func recordHistory(
     _ changes: Snapshot.Changes, from previous: Snapshot, to current: Snapshot, keptKeys: [String],
-    heldKeys: Set<String>
+    heldKeys: Set<String>, rolledBack: Set<String> = []
   ) {
     guard let journal = state.withLock({ $0.journal }), previous.generation > 0 else { return }
     let kept = Set(keptKeys)
@@ -54,7 +54,10 @@ extension SettingsStore {
       recorded.append(
         HistoryEntry.Change(
           key: key, old: shown(old), new: shown(new), origin: origin.description,
-          cause: new == nil ? "removed" : HistoryEntry.cause(of: origin, held: heldKeys.contains(key))))
+          cause: new == nil
+            ? "removed"
+            : rolledBack.contains(key)
+              ? "rollback" : HistoryEntry.cause(of: origin, held: heldKeys.contains(key))))
     }
     guard !recorded.isEmpty else { return }
     var entry = Self.historyEntry(generation: current.generation, event: "change", changes: recorded)

@@ -47,7 +47,10 @@ extension SettingsStore {
     let ruleEvents = finishRules(verdicts)
     announce(changes, from: previous, to: published, keptKeys: kept)
     for event in ruleEvents { emit(event) }
-    recordHistory(changes, from: previous, to: published, keptKeys: kept, heldKeys: heldKeys(verdicts))
+    let rolledBack = Set(state.withLock { $0.health.rollback?.values.keys.map { $0 } } ?? [])
+    recordHistory(
+      changes, from: previous, to: published, keptKeys: kept, heldKeys: heldKeys(verdicts),
+      rolledBack: rolledBack)
     if reload.reportsDiagnostics { reportNewDiagnostics() }
     if let systemd = state.withLock({ $0.notifier }) { systemd.status(systemdStatus) }
   }
@@ -83,12 +86,21 @@ extension SettingsStore {
     let current = snapshot
     var candidate = Snapshot(
       generation: current.generation + 1, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys)
+    // A rollback standing (the service turned unhealthy after a generation) is a source above every
+    // layer, unless an edit of its keys ended it.
+    let (rollback, rollbackEnded) = rollbackSource(over: candidate)
+    if let rollback {
+      sources.append(rollback)
+      candidate = Snapshot(
+        generation: candidate.generation, sources: sources, diagnostics: diagnostics, secretKeys: secretKeys)
+    }
     // The sources, not only the merged root (which they determine): a hidden lower value that changed
     // is what a setting falls back to when the value above it does not convert.
     var changes = candidate.changes(since: current)
     // Groups that break a rule with the layers' values keep their running values in this generation:
     // a source above every layer holds them (the rules are judged without it).
-    let verdicts = judgeRules(candidate, changes)
+    var verdicts = judgeRules(candidate, changes)
+    verdicts.rollbackEnded = rollbackEnded
     if let held = verdicts.heldValues {
       sources.append(
         Snapshot.Source(scope: .runtime, document: Document(path: Self.heldValuesPath, root: held)))

@@ -12,6 +12,8 @@ extension SettingsStore {
     /// The running values of the held groups' settings, as a tree, for the source above every layer
     /// (`nil`: no group is held).
     var heldValues: SettingValue?
+    /// A rollback that the candidate's edits ended (``SettingsStore/rollbackSource(over:)``).
+    var rollbackEnded: StrataError?
   }
 
   /// The path of the source that holds a held group's running values.
@@ -75,6 +77,7 @@ extension SettingsStore {
     }
     return verdicts.released.map { .recovered($0.error) }
       + verdicts.held.filter(\.isNew).map { .failed($0.error) }
+      + (verdicts.rollbackEnded.map { [.recovered($0)] } ?? [])
   }
 
   /// The groups whose rules `snapshot`'s values break (for a plan): each one's keys, and why.

@@ -19,20 +19,26 @@ extension SettingsStore {
   ///     around each reload request, and the generation as `STATUS=` after each new generation (for
   ///     `Type=notify-reload` units); a notification never holds up a reload.
   ///   - onReady: called once every layer listens: changes from then on are seen.
+  ///   - healthCheck: the program's health, asked every tenth of `rollbackWindow` (between 50 ms and
+  ///     5 s): when it turns `false` within `rollbackWindow` of a generation that changed values since
+  ///     it was last `true`, that generation is rolled back (see <doc:OperatingAService>).
+  ///   - rollbackWindow: how long after a generation a failing health check rolls it back.
   public func run(
     reloadOnHangup: Bool = false, notifying systemd: SystemdNotifier? = nil,
-    onReady: @Sendable () -> Void = {}
+    onReady: @Sendable () -> Void = {}, healthCheck: (@Sendable () async -> Bool)? = nil,
+    rollbackWindow: Duration = .seconds(30)
   ) async {
     await run(
       watcher: FileWatcher(), reloadRequests: reloadOnHangup ? WatcherHub.shared.hangups() : nil,
-      systemd: systemd, onReady: onReady)
+      systemd: systemd, onReady: onReady, health: healthCheck.map { ($0, rollbackWindow) })
   }
 
   /// ``run(reloadOnHangup:notifying:onReady:)``, reading everything again at each element of
   /// `reloadRequests` (swift-service-lifecycle's `UnixSignalsSequence` for `SIGHUP`, mapped to `()`,
   /// say) instead of handling a signal itself.
   public func run<Requests: AsyncSequence & Sendable>(
-    reloadRequests: Requests, notifying systemd: SystemdNotifier? = nil, onReady: @Sendable () -> Void = {}
+    reloadRequests: Requests, notifying systemd: SystemdNotifier? = nil, onReady: @Sendable () -> Void = {},
+    healthCheck: (@Sendable () async -> Bool)? = nil, rollbackWindow: Duration = .seconds(30)
   ) async where Requests.Element == Void {
     let (stream, continuation) = AsyncStream<Void>.makeStream()
     let forwarding = Task {
@@ -42,7 +48,9 @@ extension SettingsStore {
       continuation.finish()
     }
     defer { forwarding.cancel() }
-    await run(watcher: FileWatcher(), reloadRequests: stream, systemd: systemd, onReady: onReady)
+    await run(
+      watcher: FileWatcher(), reloadRequests: stream, systemd: systemd, onReady: onReady,
+      health: healthCheck.map { ($0, rollbackWindow) })
   }
 
   /// The run loop, with a given watcher (tests drive one with `pump()`).
@@ -52,7 +60,8 @@ extension SettingsStore {
   /// this task fetches the layers that must wait, and serves reload requests, through the same loop.
   func run(
     watcher: FileWatcher, reloadRequests: AsyncStream<Void>? = nil, systemd: SystemdNotifier? = nil,
-    onReady: @Sendable () -> Void = {}
+    onReady: @Sendable () -> Void = {},
+    health: (check: @Sendable () async -> Bool, window: Duration)? = nil
   ) async {
     let loop = self.loop
     let requests = FetchRequests()
@@ -112,6 +121,10 @@ extension SettingsStore {
         await loop.run(PipelineWork(reportsStanding: true))
         onReady()
         systemd?.ready(status: systemdStatus)
+        if let health {
+          let interval = min(max(health.window / 10, .milliseconds(50)), .seconds(5))
+          group.addTask { await self.watchHealth(health.check, window: health.window, interval: interval) }
+        }
         let fallbacks = startingFallbacks.withLock { held in
           defer { held = nil }
           return held ?? []

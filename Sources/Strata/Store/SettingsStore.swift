@@ -93,6 +93,8 @@ public final class SettingsStore: Sendable {
     var historyDirectory: String?
     /// The history, while the store runs.
     var journal: HistoryJournal?
+    /// The last generation seen healthy, and the rollback standing (``SettingsStore/noteHealth(_:window:now:)``).
+    var health = HealthRecord()
   }
 
   /// Creates a store over an explicit stack of layers (lowest first) and loads it.
