@@ -17,8 +17,8 @@ import Testing
   }
 
   @Test func validationKeepsOutWhatFailsItAndNamesWhy() throws {
-    let settings = Declarations.ValidatedSettings.inMemory(
-      tree(["server.port": "70000", "server.workers": "3"]))
+    let settings = Declarations.ValidatedSettings(
+      store: .inMemory(tree(["server.port": "70000", "server.workers": "3"])))
     #expect(settings.port == 8080, "out of range: the default")
     #expect(settings.workers == 4, "odd: the default")
     #expect(throws: StrataError.self) { try settings.$workers.save(5) }
@@ -27,13 +27,13 @@ import Testing
   }
 
   @Test func anOldKeySuppliesTheRenamedSetting() {
-    let settings = Declarations.RenamedSettings.inMemory(tree(["server.maxConn": "5"]))
+    let settings = Declarations.RenamedSettings(store: .inMemory(tree(["server.maxConn": "5"])))
     #expect(settings.maxConnections == 5)
     #expect(settings.$maxConnections.key == "server.max_connections")
   }
 
   @Test func theHelpTextIsReadOnTheRecord() {
-    let settings = Declarations.HelpedSettings.inMemory()
+    let settings = Declarations.HelpedSettings(store: .inMemory())
     #expect(settings.$port.help == "The port to listen on")
   }
 

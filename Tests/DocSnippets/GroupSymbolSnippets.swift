@@ -67,3 +67,14 @@ enum RulesSnippet {
   }
   // snippet: end
 }
+
+/// SettingsGroup.linked.
+enum LinkedSnippet {
+  // snippet: Linked
+  struct TLSFiles: SettingsGroup {
+    @Setting var certificate = ""
+    @Setting var privateKey = ""
+    static var linked: [[PartialKeyPath<Self>]] { [[\.certificate, \.privateKey]] }
+  }
+  // snippet: end
+}

@@ -32,7 +32,7 @@ enum ReadingAndWriting {
 
   static func inMemory() throws -> ServerSettings {
     // snippet: in-memory
-    let server = ServerSettings.inMemory()  // code defaults only: no file, no environment
+    let server = ServerSettings(store: .inMemory())  // code defaults only: no file, no environment
     try server.$port.save(9000)  // kept in memory
     // snippet: end
     return server

@@ -47,6 +47,10 @@ public struct SettingsStoreService: Service {
   public let servesControl: Bool
   /// The control socket's path, when not the default `control.sock` in the runtime directory.
   public let controlSocketPath: String?
+  /// The program's health, for rollback (see `SettingsStore.run(reloadOnHangup:notifying:onReady:healthCheck:rollbackWindow:)`).
+  private let healthCheck: (@Sendable () async -> Bool)?
+  /// How long after a generation a failing health check rolls it back.
+  public let rollbackWindow: Duration
 
   /// Creates the service.
   /// - Parameters:
@@ -63,15 +67,20 @@ public struct SettingsStoreService: Service {
   ///     directory (`RuntimeDirectory=` in the unit, else `$XDG_RUNTIME_DIR/APP` or `/run/APP`).
   ///   - onReady: called once the store watches every source (and the control socket, if served,
   ///     accepts connections).
+  ///   - healthCheck: the program's health: a generation after which it turns `false` within
+  ///     `rollbackWindow` is rolled back to the last healthy generation's values.
+  ///   - rollbackWindow: how long after a generation a failing health check rolls it back.
   public init(
     store: SettingsStore, logger: Logger? = nil, eventLevels: StoreEventLogger.Levels = .init(),
     reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil, serveControl: Bool = false,
-    controlSocketPath: String? = nil, onReady: @escaping @Sendable () -> Void = {}
+    controlSocketPath: String? = nil, onReady: @escaping @Sendable () -> Void = {},
+    healthCheck: (@Sendable () async -> Bool)? = nil, rollbackWindow: Duration = .seconds(30)
   ) {
     self.init(
       store: store, logger: logger, eventLevels: eventLevels,
       reloadRequests: reloadOnHangup ? Self.hangups : nil, systemd: systemd, serveControl: serveControl,
-      controlSocketPath: controlSocketPath, onReady: onReady)
+      controlSocketPath: controlSocketPath, onReady: onReady, healthCheck: healthCheck,
+      rollbackWindow: rollbackWindow)
   }
 
   /// Creates the service with its own source of reload requests (tests).
@@ -79,8 +88,11 @@ public struct SettingsStoreService: Service {
     store: SettingsStore, logger: Logger?, eventLevels: StoreEventLogger.Levels = .init(),
     reloadRequests: (@Sendable (Logger?) async -> any AsyncSequence<Void, Never> & Sendable)?,
     systemd: SystemdNotifier? = nil, serveControl: Bool = false, controlSocketPath: String? = nil,
-    onReady: @escaping @Sendable () -> Void
+    onReady: @escaping @Sendable () -> Void, healthCheck: (@Sendable () async -> Bool)? = nil,
+    rollbackWindow: Duration = .seconds(30)
   ) {
+    self.healthCheck = healthCheck
+    self.rollbackWindow = rollbackWindow
     self.store = store
     self.logger = logger
     self.eventLevels = eventLevels
@@ -97,6 +109,7 @@ public struct SettingsStoreService: Service {
     // Subscribe and trap before the loop starts, so that nothing between here and readiness is lost.
     let (store, logger, onReady, systemd) = (self.store, self.logger, self.onReady, self.systemd)
     let (levels, servesControl, controlSocketPath) = (eventLevels, self.servesControl, self.controlSocketPath)
+    let (healthCheck, rollbackWindow) = (self.healthCheck, self.rollbackWindow)
     let events = logger.map { _ in store.events }
     let requests = await reloadRequests?(logger)
     // Ready once the store watches every source and the control socket, if any, accepts connections.
@@ -133,9 +146,13 @@ public struct SettingsStoreService: Service {
           }
           group.addTask {
             if let requests {
-              await store.run(reloadRequests: requests, notifying: systemd, onReady: readiness.arrive)
+              await store.run(
+                reloadRequests: requests, notifying: systemd, onReady: readiness.arrive, healthCheck: healthCheck,
+                rollbackWindow: rollbackWindow)
             } else {
-              await store.run(notifying: systemd, onReady: readiness.arrive)
+              await store.run(
+                notifying: systemd, onReady: readiness.arrive, healthCheck: healthCheck,
+                rollbackWindow: rollbackWindow)
             }
             throw RunEnded()  // ends the other parts
           }

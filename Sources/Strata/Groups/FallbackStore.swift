@@ -25,7 +25,7 @@ enum FallbackStore {
       + "store that holds only its defaults, whatever the files say; pass the store: "
       + "\(typeName)(store: store), or make it with \(typeName)(store: nil) inside "
       + "SettingsStore.$current.withValue(store) { … } (for "
-      + "defaults on purpose, in tests or previews: \(typeName).inMemory())"
+      + "defaults on purpose, in tests or previews: \(typeName)(store: .inMemory()))"
   }
 
   /// Marks `typeName` as warned about; `true` the first time (the caller then prints).

@@ -13,10 +13,15 @@ final class GroupRules: Sendable {
   /// Whether a group's rules are being judged: the copies of groups made for it declare none.
   @TaskLocal static var isProbing = false
 
+  /// The full keys of each set of settings that change together (``SettingsGroup/linked``).
+  let links: [[String]]
+
   init(
-    typeName: String, boxes: [any AnySettingBox], judge: @escaping @Sendable (Snapshot) -> StrataError?
+    typeName: String, boxes: [any AnySettingBox], links: [[String]] = [],
+    judge: @escaping @Sendable (Snapshot) -> StrataError?
   ) {
     self.typeName = typeName
+    self.links = links
     self.keys = Set(boxes.flatMap { [$0.key] + $0.aliases })
     self.settings = boxes
     self.judge = judge
@@ -60,6 +65,22 @@ extension SettingsGroup {
       (error.path, error.line, error.column) = (path, line, column)
     }
     return error
+  }
+
+  /// The full keys of the settings each of ``linked``'s sets names, in `section` (a key path that reads
+  /// no setting, or several, names none): found by reading each through a copy of the group.
+  static func linkedKeys(section: String) -> [[String]] {
+    guard !linked.isEmpty else { return [] }
+    let group = Self(store: .inMemory(), section: section)
+    let settings = GroupLayout.boxes(of: group).map(\.box)
+    return linked.map { set in
+      set.compactMap { keyPath -> String? in
+        for setting in settings { setting.forgetReads() }
+        _ = group[keyPath: keyPath]
+        let read = settings.filter(\.wasReadByProgram)
+        return read.count == 1 ? read[0].key : nil
+      }
+    }.filter { $0.count > 1 }
   }
 
   /// The snapshot's values under `section`, in a table that holds only them, at their place.

@@ -54,6 +54,23 @@ public protocol SettingsGroup: Sendable {
   /// breaking one is reported by ``SettingsStore/requireAll()`` and ``SettingsStore/diagnostics``. A
   /// rule runs on a copy of the group that reads the new values: it must only read the group.
   static var rules: [SettingValidation<Self>] { get }
+
+  /// Sets of settings that change together, such as a certificate and its key (default: none):
+  ///
+  /// <!-- snippet: Tests/DocSnippets/GroupSymbolSnippets.swift#Linked -->
+  /// ```swift
+  /// struct TLSFiles: SettingsGroup {
+  ///   @Setting var certificate = ""
+  ///   @Setting var privateKey = ""
+  ///   static var linked: [[PartialKeyPath<Self>]] { [[\.certificate, \.privateKey]] }
+  /// }
+  /// ```
+  ///
+  /// A generation that changes some settings of a set but not all keeps the changed ones at their
+  /// running values until the others change too, then publishes the whole set at once: no generation
+  /// pairs a new certificate with the old key. When the others have not changed 5 seconds after the
+  /// first, what changed is published alone, with a warning.
+  static var linked: [[PartialKeyPath<Self>]] { get }
 }
 
 extension SettingsGroup {
@@ -65,6 +82,9 @@ extension SettingsGroup {
 
   /// None.
   public static var rules: [SettingValidation<Self>] { [] }
+
+  /// None.
+  public static var linked: [[PartialKeyPath<Self>]] { [] }
 
   /// Makes the group and binds it to a store.
   ///
@@ -88,18 +108,21 @@ extension SettingsGroup {
     let section = section ?? Self.section
     let members = GroupLayout.members(of: self, made: frame.boxes)
     frame.lifetime.bind(store: store, typeName: typeName, section: section, members: members)
-    if !GroupRules.isProbing, store.fallbackGroup == nil, !Self.rules.isEmpty {
+    if !GroupRules.isProbing, store.fallbackGroup == nil, !Self.rules.isEmpty || !Self.linked.isEmpty {
+      let links = GroupRules.$isProbing.withValue(true) { Self.linkedKeys(section: section) }
       store.registerRules(
-        GroupRules(typeName: typeName, boxes: members.map(\.box)) { snapshot in
-          GroupRules.$isProbing.withValue(true) {
+        GroupRules(typeName: typeName, boxes: members.map(\.box), links: links) { snapshot in
+          guard !Self.rules.isEmpty else { return nil }
+          return GroupRules.$isProbing.withValue(true) {
             Self.brokenRules(in: snapshot, section: section, typeName: typeName)
           }
         }, owner: ObjectIdentifier(frame.lifetime))
     }
   }
 
-  /// A group over an in-memory store holding `values` (a table whose keys include this group's section).
-  public static func inMemory(_ values: SettingValue = .emptyTable(origin: .runtime)) -> Self {
+  /// A group over an in-memory store holding `values` (a table whose keys include this group's section):
+  /// `Self(store: .inMemory(values))`, which programs write.
+  static func inMemory(_ values: SettingValue = .emptyTable(origin: .runtime)) -> Self {
     Self(store: .inMemory(values))
   }
 

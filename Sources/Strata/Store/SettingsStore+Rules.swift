@@ -14,7 +14,21 @@ extension SettingsStore {
     var heldValues: SettingValue?
     /// A rollback that the candidate's edits ended (``SettingsStore/rollbackSource(over:)``).
     var rollbackEnded: StrataError?
+    /// What linked sets did: held (a note), or published alone after the wait (a warning).
+    var linkEvents: [StoreEvent] = []
+    /// When the earliest linked set held by this generation stops waiting (the store looks again then).
+    var linkDeadline: ContinuousClock.Instant?
   }
+
+  /// A set of linked settings held: their running values when the first of them changed, and until
+  /// when the others may follow.
+  struct LinkHold: Sendable {
+    var running: [SettingValue?]
+    var deadline: ContinuousClock.Instant
+  }
+
+  /// How long a linked set waits for its other settings to change.
+  static let linkWait = Duration.seconds(5)
 
   /// The path of the source that holds a held group's running values.
   static let heldValuesPath = "rules"
@@ -43,10 +57,22 @@ extension SettingsStore {
   /// candidate generation (without held values): the groups that break one, with their settings'
   /// running values to hold, and those that keep them all again.
   func judgeRules(_ candidate: Snapshot, _ changes: Snapshot.Changes) -> RuleVerdicts {
-    let (all, broken) = state.withLock { ($0.rules, $0.brokenRules) }
+    let (all, broken, holds) = state.withLock { ($0.rules, $0.brokenRules, $0.linkHolds) }
     var verdicts = RuleVerdicts()
     guard !all.isEmpty else { return verdicts }
     var held = KeyTreeBuilder(origin: .runtime)
+    var isHolding = false
+    let current = snapshot
+    for (_, rules) in all where !rules.links.isEmpty {
+      for link in rules.links where holds[link] != nil || rules.isAffected(by: changes) {
+        let (running, holding) = judgeLink(link, candidate: candidate, current: current, verdicts: &verdicts)
+        guard holding else { continue }
+        isHolding = true
+        for (key, value) in zip(link, running) {
+          if let value { held.set(value, atNames: SettingKey.names(in: key)) }
+        }
+      }
+    }
     for (owner, rules) in all where broken[owner] != nil || rules.isAffected(by: changes) {
       if var error = rules.judge(candidate) {
         error.message += "; the group keeps its running values"
@@ -61,8 +87,59 @@ extension SettingsStore {
         verdicts.released.append((owner, was))
       }
     }
-    if !verdicts.held.isEmpty { verdicts.heldValues = held.build() }
+    if !verdicts.held.isEmpty || isHolding { verdicts.heldValues = held.build() }
     return verdicts
+  }
+
+  /// Judges one linked set against the candidate: returns the running values to hold, and whether to
+  /// hold them. A set some of whose settings changed (and not all) is held from then on; a held set is
+  /// published once every setting changed, or alone, with a warning, once the wait is over.
+  private func judgeLink(
+    _ link: [String], candidate: Snapshot, current: Snapshot, verdicts: inout RuleVerdicts
+  ) -> (running: [SettingValue?], holding: Bool) {
+    func same(_ a: SettingValue?, _ b: SettingValue?) -> Bool {
+      a.map(ValueText.plain) == b.map(ValueText.plain)
+    }
+    let now = ContinuousClock.now
+    let proposed = link.map { candidate.value(forKey: $0) }
+    let hold = state.withLock { $0.linkHolds[link] }
+    let names = link.joined(separator: ", ")
+    if let hold {
+      let changed = zip(link, zip(hold.running, proposed)).filter { !same($1.0, $1.1) }.map(\.0)
+      if changed.count == link.count || changed.isEmpty {
+        // All followed (published together), or the first change was undone (nothing to publish).
+        state.withLock { $0.linkHolds[link] = nil }
+        return ([], false)
+      }
+      if now >= hold.deadline {
+        state.withLock { $0.linkHolds[link] = nil }
+        verdicts.linkEvents.append(
+          .diagnosed(
+            Diagnostic(
+              .warning,
+              StrataError(
+                .invalidValue,
+                "linked settings \(names): only \(changed.joined(separator: ", ")) changed within "
+                  + "\(Self.linkWait); published alone"))))
+        return ([], false)
+      }
+      return (hold.running, true)
+    }
+    let running = link.map { current.value(forKey: $0) }
+    let changed = zip(link, zip(running, proposed)).filter { !same($1.0, $1.1) }.map(\.0)
+    guard !changed.isEmpty, changed.count < link.count else { return ([], false) }
+    let deadline = now + Self.linkWait
+    state.withLock { $0.linkHolds[link] = LinkHold(running: running, deadline: deadline) }
+    verdicts.linkDeadline = min(verdicts.linkDeadline ?? deadline, deadline)
+    verdicts.linkEvents.append(
+      .diagnosed(
+        Diagnostic(
+          .note,
+          StrataError(
+            .invalidValue,
+            "linked settings \(names): \(changed.joined(separator: ", ")) changed; held at the running "
+              + "values until the others change too (at most \(Self.linkWait))"))))
+    return (running, true)
   }
 
   /// Records the verdicts of the generation just published; returns the events to tell after its own:
@@ -75,7 +152,14 @@ extension SettingsStore {
         state.brokenRules[owner] = error
       }
     }
-    return verdicts.released.map { .recovered($0.error) }
+    if let deadline = verdicts.linkDeadline {
+      // The store looks again when the wait is over, edit or not.
+      Task { [self] in
+        try? await Task.sleep(until: deadline)
+        await runPipeline(.reload([], fetched: [:], reportsDiagnostics: true))
+      }
+    }
+    return verdicts.linkEvents + verdicts.released.map { .recovered($0.error) }
       + verdicts.held.filter(\.isNew).map { .failed($0.error) }
       + (verdicts.rollbackEnded.map { [.recovered($0)] } ?? [])
   }

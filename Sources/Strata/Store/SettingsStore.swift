@@ -89,6 +89,8 @@ public final class SettingsStore: Sendable {
     var rules: [ObjectIdentifier: GroupRules] = [:]
     /// Why each group that breaks its rules now does.
     var brokenRules: [ObjectIdentifier: StrataError] = [:]
+    /// The sets of linked settings held while some changed and the others have not yet, by their keys.
+    var linkHolds: [[String]: LinkHold] = [:]
     /// Where the history goes while the store runs (an app's state directory), if anywhere.
     var historyDirectory: String?
     /// The history, while the store runs.

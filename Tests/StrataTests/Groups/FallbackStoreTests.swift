@@ -49,7 +49,7 @@ struct FallbackParentProbeSettings: SettingsGroup {
           + "reads a private in-memory store that holds only its defaults, whatever the files say; pass the "
           + "store: FallbackProbeSettings(store: store), or make it with FallbackProbeSettings(store: nil) inside "
           + "SettingsStore.$current.withValue(store) { … } (for defaults on purpose, in tests or previews: "
-          + "FallbackProbeSettings.inMemory())")
+          + "FallbackProbeSettings(store: .inMemory()))")
       // The store the program uses is not polluted by the mistake made elsewhere.
       #expect(store.diagnostics.allSatisfy { $0.error.code != .misuse })
       #expect(FallbackProbeSettings(store: store).port == 9090)
