@@ -33,7 +33,7 @@ extension SettingsStore {
       systemd: systemd, onReady: onReady, health: healthCheck.map { ($0, rollbackWindow) })
   }
 
-  /// ``run(reloadOnHangup:notifying:onReady:)``, reading everything again at each element of
+  /// ``run(reloadOnHangup:notifying:onReady:healthCheck:rollbackWindow:)``, reading everything again at each element of
   /// `reloadRequests` (swift-service-lifecycle's `UnixSignalsSequence` for `SIGHUP`, mapped to `()`,
   /// say) instead of handling a signal itself.
   public func run<Requests: AsyncSequence & Sendable>(
@@ -182,7 +182,7 @@ extension SettingsStore {
   /// Catches `SIGHUP` from now on, so that a reload request (`systemctl reload`, `kill -HUP`) that
   /// arrives while the program is still starting — loading a large configuration, say — is queued
   /// instead of ending the process (the default action of `SIGHUP`). The queued request is served
-  /// when ``run(reloadOnHangup:notifying:onReady:)`` starts with `reloadOnHangup: true`.
+  /// when ``run(reloadOnHangup:notifying:onReady:healthCheck:rollbackWindow:)`` starts with `reloadOnHangup: true`.
   ///
   /// Call it first thing in `main`, before creating stores. It installs a process-wide handler, once;
   /// later calls do nothing. `run(reloadOnHangup: true)` installs the same handler if it was not.
