@@ -147,7 +147,8 @@ public struct SettingsStoreService: Service {
           group.addTask {
             if let requests {
               await store.run(
-                reloadRequests: requests, notifying: systemd, onReady: readiness.arrive, healthCheck: healthCheck,
+                reloadRequests: requests, notifying: systemd, onReady: readiness.arrive,
+                healthCheck: healthCheck,
                 rollbackWindow: rollbackWindow)
             } else {
               await store.run(
