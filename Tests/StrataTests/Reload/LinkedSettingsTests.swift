@@ -49,7 +49,10 @@ import Testing
         pairs.withLock { $0.append(pair) }
       }
       let ready = AsyncStream<Void>.makeStream()
-      let run = Task { await store.run(onReady: { ready.continuation.yield() }) }
+      // Where inotify is compiled out, the watcher polls: every 5 ms here (the default, 1 s, would make
+      // 1,000 rotations take 1,000 s), so a poll can still fall between the two replacements.
+      let watcher = FileWatcher(pollInterval: .milliseconds(5))
+      let run = Task { await store.run(watcher: watcher, onReady: { ready.continuation.yield() }) }
       for await _ in ready.stream { break }
       // Each rotation replaces the certificate, then the key 5 ms later; the next one starts once the
       // store has the pair (rotations are minutes apart in life; here, as soon as possible).
