@@ -90,6 +90,28 @@ import Testing
     }
   }
 
+  @Test func aRunningStoreSeesAProfileOverlayCreatedAfterItStarted() async throws {
+    try await withTemporaryDirectory { root in
+      try makeTree(root)
+      let store = SettingsStore(
+        app: "app", root: root, environment: ["APP_PROFILE": "qa", "HOME": "/home/user"])
+      let ready = AsyncStream<Void>.makeStream()
+      let run = Task {
+        await store.run(
+          watcher: FileWatcher(pollInterval: .milliseconds(20)), onReady: { ready.continuation.yield() })
+      }
+      for await _ in ready.stream { break }
+      try write("[server]\nhost = qa\n", to: root + "/etc/app/app.qa.ini")
+      let deadline = ContinuousClock.now + .seconds(20)
+      while ContinuousClock.now < deadline && origin(store, "server.host") != "qa @ /etc/app/app.qa.ini:2:8" {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      run.cancel()
+      await run.value
+      #expect(origin(store, "server.host") == "qa @ /etc/app/app.qa.ini:2:8")
+    }
+  }
+
   @Test func configDumpShowsTheOverlaysOfTheProfileItIsGiven() async throws {
     try await withTemporaryDirectory { root in
       try makeTree(root)
