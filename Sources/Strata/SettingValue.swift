@@ -85,7 +85,7 @@ public struct SettingValue: Sendable, CustomStringConvertible {
   }
 
   /// An empty table with the given origin.
-  public static func emptyTable(origin: Origin) -> SettingValue {
+  package static func emptyTable(origin: Origin) -> SettingValue {
     SettingValue(.table(SettingTable()), origin: origin)
   }
 

@@ -35,19 +35,12 @@ private func describedValue(_ value: SettingValue, secret: Bool) -> String {
   return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
 }
 
-extension Snapshot.Entry: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension Snapshot.Entry: CustomStringConvertible, CustomReflectable {
   /// `server.port = 8443 (/etc/demo/demo.ini:6:8)`; a secret:
   /// `db.password = <redacted> (secret, /etc/demo/demo.ini:3:1)`.
   public var description: String {
     "\(key.escapingControlCharacters) = \(describedValue(value, secret: isSecret)) "
       + "(\(isSecret ? "secret, " : "")\(origin))"
-  }
-
-  /// The ``description``, then the values it shadows: `server.port = 8443 (…) shadows 8080 (default)`.
-  public var debugDescription: String {
-    guard !shadowed.isEmpty else { return description }
-    let hidden = shadowed.map { $0.described(secret: isSecret) }
-    return description + " shadows " + hidden.joined(separator: ", ")
   }
 
   /// What `dump(entry)` shows: the key, the value as text (redacted for a secret), the origin, the

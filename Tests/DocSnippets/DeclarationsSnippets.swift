@@ -50,6 +50,13 @@ enum Declarations {
   }
   // snippet: end
 
+  // snippet: ByteSize
+  struct UploadSettings: SettingsGroup {
+    @Setting var maxBody = ByteSize(bytes: 10 << 20)
+    @Setting var spoolThreshold = ByteSize(bytes: 512 << 10)
+  }
+  // snippet: end
+
   struct HelpedSettings: SettingsGroup {
     static var section: String { "server" }
     @Setting(help: "The port to listen on") var port = 8080

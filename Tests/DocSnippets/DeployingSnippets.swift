@@ -19,7 +19,7 @@ enum Deploying {
     let database = DatabaseSettings(store: store)
     try store.requireAll()  // then stop at once, listing every missing required setting
     await withDiscardingTaskGroup { group in
-      group.addTask { await store.run(reloadOnHangup: true, notifying: SystemdNotifier()) }
+      group.addTask { await store.run(reloadOnHangup: true, notifySystemd: true) }
       await serve(server, database)  // the program's work; when it ends, so does the watch
       group.cancelAll()
     }

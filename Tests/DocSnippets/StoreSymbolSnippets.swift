@@ -1,6 +1,6 @@
 import Strata
 
-/// The samples of the doc comments of `SettingsStore`, `CommandLineLayer`, `SystemdNotifier` and
+/// The samples of the doc comments of `SettingsStore`, `CommandLineLayer` and
 /// `StrataError`.
 enum StoreSymbols {
   static func makeStore() -> SettingsStore {
@@ -18,12 +18,6 @@ enum StoreSymbols {
     let store = SettingsStore(app: "myserver", arguments: Array(CommandLine.arguments.dropFirst()))
     // snippet: end
     return store
-  }
-
-  static func systemd(_ store: SettingsStore) async {
-    // snippet: SystemdNotifier
-    await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
-    // snippet: end
   }
 
   static func errors(bytes: [UInt8]) throws {

@@ -35,7 +35,7 @@ let levels = StoreEventLogger.Levels(reloaded: .info, failed: .error, pendingRes
 let group = ServiceGroup(
   services: [
     SettingsStoreService(
-      store: store, logger: logger, eventLevels: levels, systemd: SystemdNotifier(), serveControl: true),
+      store: store, logger: logger, eventLevels: levels, notifySystemd: true, serveControl: true),
     Greeter(greeting: greeting, logger: logger),
   ],
   gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

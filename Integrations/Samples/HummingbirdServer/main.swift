@@ -69,7 +69,7 @@ let eventLevels = StoreEventLogger.Levels(
 let services = ServiceGroup(
   services: [
     SettingsStoreService(
-      store: store, logger: logger, eventLevels: eventLevels, systemd: SystemdNotifier(), serveControl: true),
+      store: store, logger: logger, eventLevels: eventLevels, notifySystemd: true, serveControl: true),
     app,
   ],
   gracefulShutdownSignals: [.sigterm, .sigint],

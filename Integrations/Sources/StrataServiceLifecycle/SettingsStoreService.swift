@@ -41,13 +41,13 @@ public struct SettingsStoreService: Service {
   private let reloadRequests: (@Sendable (Logger?) async -> any AsyncSequence<Void, Never> & Sendable)?
   /// Called once the store watches every source: changes from then on are seen.
   private let onReady: @Sendable () -> Void
-  /// Told of readiness and of each reload request, for `Type=notify-reload` units.
-  public let systemd: SystemdNotifier?
+  /// Whether systemd is told of readiness and of each reload request, for `Type=notify-reload` units.
+  public let notifiesSystemd: Bool
   /// Whether the service serves the store's control socket.
   public let servesControl: Bool
   /// The control socket's path, when not the default `control.sock` in the runtime directory.
   public let controlSocketPath: String?
-  /// The program's health, for rollback (see `SettingsStore.run(reloadOnHangup:notifying:onReady:healthCheck:rollbackWindow:)`).
+  /// The program's health, for rollback (see `SettingsStore.run(reloadOnHangup:notifySystemd:onReady:healthCheck:rollbackWindow:)`).
   private let healthCheck: (@Sendable () async -> Bool)?
   /// How long after a generation a failing health check rolls it back.
   public let rollbackWindow: Duration
@@ -59,8 +59,8 @@ public struct SettingsStoreService: Service {
   ///     are logged there (see `StoreEventLogger`), with readiness and each `SIGHUP` at `info`.
   ///   - eventLevels: the level of each kind of event (default: a reload at `debug`, problems at `info`).
   ///   - reloadOnHangup: read every source again on `SIGHUP` (`systemctl reload`).
-  ///   - systemd: under a `Type=notify-reload` unit, `SystemdNotifier()`: `READY=1` once every source
-  ///     is watched, `RELOADING=1` … `READY=1` around each `SIGHUP`'s reload (it does nothing outside
+  ///   - notifySystemd: under a `Type=notify-reload` unit, `true`: `READY=1` once every source is
+  ///     watched, `RELOADING=1` … `READY=1` around each `SIGHUP`'s reload (it does nothing outside
   ///     systemd).
   ///   - serveControl: also serve the store's control socket, for `config-dump --running APP`.
   ///   - controlSocketPath: the socket's path; by default `control.sock` in the service's runtime
@@ -72,13 +72,14 @@ public struct SettingsStoreService: Service {
   ///   - rollbackWindow: how long after a generation a failing health check rolls it back.
   public init(
     store: SettingsStore, logger: Logger? = nil, eventLevels: StoreEventLogger.Levels = .init(),
-    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil, serveControl: Bool = false,
+    reloadOnHangup: Bool = true, notifySystemd: Bool = false, serveControl: Bool = false,
     controlSocketPath: String? = nil, onReady: @escaping @Sendable () -> Void = {},
     healthCheck: (@Sendable () async -> Bool)? = nil, rollbackWindow: Duration = .seconds(30)
   ) {
     self.init(
       store: store, logger: logger, eventLevels: eventLevels,
-      reloadRequests: reloadOnHangup ? Self.hangups : nil, systemd: systemd, serveControl: serveControl,
+      reloadRequests: reloadOnHangup ? Self.hangups : nil, notifySystemd: notifySystemd,
+      serveControl: serveControl,
       controlSocketPath: controlSocketPath, onReady: onReady, healthCheck: healthCheck,
       rollbackWindow: rollbackWindow)
   }
@@ -87,7 +88,7 @@ public struct SettingsStoreService: Service {
   init(
     store: SettingsStore, logger: Logger?, eventLevels: StoreEventLogger.Levels = .init(),
     reloadRequests: (@Sendable (Logger?) async -> any AsyncSequence<Void, Never> & Sendable)?,
-    systemd: SystemdNotifier? = nil, serveControl: Bool = false, controlSocketPath: String? = nil,
+    notifySystemd: Bool = false, serveControl: Bool = false, controlSocketPath: String? = nil,
     onReady: @escaping @Sendable () -> Void, healthCheck: (@Sendable () async -> Bool)? = nil,
     rollbackWindow: Duration = .seconds(30)
   ) {
@@ -97,7 +98,7 @@ public struct SettingsStoreService: Service {
     self.logger = logger
     self.eventLevels = eventLevels
     self.reloadRequests = reloadRequests
-    self.systemd = systemd
+    self.notifiesSystemd = notifySystemd
     self.servesControl = serveControl
     self.controlSocketPath = controlSocketPath
     self.onReady = onReady
@@ -107,7 +108,7 @@ public struct SettingsStoreService: Service {
   /// - Throws: the control socket's `StrataError` when it was asked for and cannot be made.
   public func run() async throws {
     // Subscribe and trap before the loop starts, so that nothing between here and readiness is lost.
-    let (store, logger, onReady, systemd) = (self.store, self.logger, self.onReady, self.systemd)
+    let (store, logger, onReady, notifySystemd) = (self.store, self.logger, self.onReady, notifiesSystemd)
     let (levels, servesControl, controlSocketPath) = (eventLevels, self.servesControl, self.controlSocketPath)
     let (healthCheck, rollbackWindow) = (self.healthCheck, self.rollbackWindow)
     let events = logger.map { _ in store.events }
@@ -147,12 +148,12 @@ public struct SettingsStoreService: Service {
           group.addTask {
             if let requests {
               await store.run(
-                reloadRequests: requests, notifying: systemd, onReady: readiness.arrive,
+                reloadRequests: requests, notifySystemd: notifySystemd, onReady: readiness.arrive,
                 healthCheck: healthCheck,
                 rollbackWindow: rollbackWindow)
             } else {
               await store.run(
-                notifying: systemd, onReady: readiness.arrive, healthCheck: healthCheck,
+                notifySystemd: notifySystemd, onReady: readiness.arrive, healthCheck: healthCheck,
                 rollbackWindow: rollbackWindow)
             }
             throw RunEnded()  // ends the other parts

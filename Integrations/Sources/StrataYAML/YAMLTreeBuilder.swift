@@ -30,12 +30,14 @@ struct YAMLTreeBuilder {
 
   /// The tree of a document: a table at the top (an empty document is an empty table).
   mutating func root(_ node: Node?) throws(StrataError) -> SettingValue {
-    guard let node else { return .emptyTable(origin: .file(path: path, line: 1, column: 1)) }
+    guard let node else {
+      return SettingValue(.table(SettingTable()), origin: .file(path: path, line: 1, column: 1))
+    }
     if case .mapping = node {
-      return try value(node, depth: 1) ?? .emptyTable(origin: origin(node.mark))
+      return try value(node, depth: 1) ?? SettingValue(.table(SettingTable()), origin: origin(node.mark))
     }
     if case .scalar(let scalar) = node, try resolve(scalar) == .null {
-      return .emptyTable(origin: origin(node.mark))
+      return SettingValue(.table(SettingTable()), origin: origin(node.mark))
     }
     throw error(
       .typeMismatch,

@@ -153,7 +153,7 @@ try? await withThrowingDiscardingTaskGroup { group in
   // the files are watched, RELOADING=1 … READY=1 around each SIGHUP; outside systemd the notifier does
   // nothing.
   group.addTask {
-    await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
+    await store.run(reloadOnHangup: true, notifySystemd: true)
   }
   // `config-dump --running hotreload` asks this process what it uses now, plans an edit against it and
   // sets time-limited overrides, through a socket in its runtime directory (RuntimeDirectory= in

@@ -108,12 +108,12 @@ protocol StringKeyedDictionary {}
 extension Dictionary: StringKeyedDictionary where Key == String {}
 
 extension CodingSupport {
-  /// Whether values of `type` are never structs with fields (numbers, text, `Bool`, `Duration`, and
+  /// Whether values of `type` are never structs with fields (numbers, text, `Bool`, `Duration`, `ByteSize`, and
   /// optionals of them): registering such a setting learns no fields without encoding its default.
   static func isScalar(_ type: Any.Type) -> Bool {
     let type = (type as? any OptionalPayload.Type)?.payloadType ?? type
     return type is any Numeric.Type || type is any StringProtocol.Type || type == Bool.self
-      || type == Duration.self
+      || type == Duration.self || type == ByteSize.self
   }
 }
 

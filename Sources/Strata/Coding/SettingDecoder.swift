@@ -78,6 +78,7 @@ struct DecodingContext {
       return try ScalarConversion.floatingPoint(floatingPoint, node, site) as? T
     }
     if T.self == Duration.self { return try ScalarConversion.duration(node, site) as? T }
+    if T.self == ByteSize.self { return try ScalarConversion.byteSize(node, site) as? T }
     if T.self == Date.self { return try ScalarConversion.date(node, site) as? T }
     if T.self == Data.self { return try ScalarConversion.data(node, site) as? T }
     if T.self == URL.self { return try ScalarConversion.url(node, site) as? T }

@@ -163,6 +163,7 @@ struct EncodingContext {
       return .integer(integer)
     case let value as any BinaryFloatingPoint: return .double(Self.double(value))
     case let value as Duration: return .string(DurationText.format(value))
+    case let value as ByteSize: return .string(ByteSizeText.format(value.bytes))
     case let value as Date: return .date(value)
     case let value as Data: return .data(value)
     case let value as URL:

@@ -37,7 +37,7 @@ public struct SettingRecord<Value: Sendable>: Sendable {
   public var fieldOrigins: [String: Origin] { box.fieldOrigins() }
   /// Where the value came from, in words: ``origin``, or for a struct whose fields came from several
   /// places, each place with its fields (`fields from /etc/app/app.ini (enabled), default (others)`).
-  public var originDescription: String { box.originDescription() }
+  var originDescription: String { box.originDescription() }
   /// The traits declared on the setting.
   public var traits: SettingTraits { box.traits }
   /// The one-line description the declaration gives (`help:`), shown in schemas and listings.

@@ -3,7 +3,7 @@
 ///
 /// A layer turns what it reads into documents. Loading never throws: a file that cannot be read or
 /// parsed becomes an error diagnostic, and the rest of the stack still loads. A file that does not exist
-/// is simply absent. While the store runs (``SettingsStore/run(reloadOnHangup:notifying:onReady:healthCheck:rollbackWindow:)``),
+/// is simply absent. While the store runs (``SettingsStore/run(reloadOnHangup:notifySystemd:onReady:healthCheck:rollbackWindow:)``),
 /// it watches every path a layer that loads without waiting reported (``LayerContents/paths``) and
 /// loads the layer again when one of them may have changed; a source that changes by itself (a remote
 /// store) says so through ``follow(signal:)``, which the store runs as a child task.

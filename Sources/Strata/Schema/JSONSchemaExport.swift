@@ -137,6 +137,10 @@ extension SettingsSchema.ValueType {
       if format == "duration" {
         fields.append(("pattern", schemaString("^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h|d))+$|^[0-9]+$")))
       }
+      if format == "byte-size" {
+        fields.append(
+          ("pattern", schemaString("^[0-9]+(\\.[0-9]+)? *([bB]|[kKmMgGtTpPeE]([iI]?[bB]|[iI]))?$")))
+      }
       return fields
     case .integer: return [("type", schemaString("integer"))]
     case .number: return [("type", schemaString("number"))]

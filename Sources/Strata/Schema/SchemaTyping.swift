@@ -157,6 +157,9 @@ extension SettingsSchema {
       case "duration":
         _ = try decoder.decode(Duration.self, from: value, key: key)
         kind = value.kind
+      case "byte-size":
+        _ = try decoder.decode(ByteSize.self, from: value, key: key)
+        kind = value.kind
       case "uri":
         _ = try decoder.decode(URL.self, from: value, key: key)
         kind = value.kind

@@ -201,6 +201,7 @@ extension SettingsSchema.ValueType {
     case "Date": self = .string(format: "date-time")
     case "Data": self = .string(format: "byte")
     case "Duration": self = .string(format: "duration")
+    case "ByteSize": self = .string(format: "byte-size")
     default:
       switch defaultValue?.kind {
       case .integer?, .unsignedInteger?: self = .integer

@@ -15,29 +15,32 @@ extension SettingsStore {
   /// - Parameters:
   ///   - reloadOnHangup: also read everything again on `SIGHUP` (installs a process-wide handler; see
   ///     ``catchHangupSignals()`` to catch one that comes during start-up).
-  ///   - systemd: tells systemd `READY=1` once every layer listens, `RELOADING=1` and `READY=1`
-  ///     around each reload request, and the generation as `STATUS=` after each new generation (for
-  ///     `Type=notify-reload` units); a notification never holds up a reload.
+  ///   - notifySystemd: tell systemd, over the `NOTIFY_SOCKET` it gives the process, `READY=1` once every
+  ///     layer listens, `RELOADING=1` and `READY=1` around each reload request, the generation as
+  ///     `STATUS=` after each new generation, and `STOPPING=1` when the run ends (for
+  ///     `Type=notify-reload` units; see <doc:Deploying>). Outside systemd it does nothing, and a
+  ///     notification never holds up a reload.
   ///   - onReady: called once every layer listens: changes from then on are seen.
   ///   - healthCheck: the program's health, asked every tenth of `rollbackWindow` (between 50 ms and
   ///     5 s): when it turns `false` within `rollbackWindow` of a generation that changed values since
   ///     it was last `true`, that generation is rolled back (see <doc:OperatingAService>).
   ///   - rollbackWindow: how long after a generation a failing health check rolls it back.
   public func run(
-    reloadOnHangup: Bool = false, notifying systemd: SystemdNotifier? = nil,
+    reloadOnHangup: Bool = false, notifySystemd: Bool = false,
     onReady: @Sendable () -> Void = {}, healthCheck: (@Sendable () async -> Bool)? = nil,
     rollbackWindow: Duration = .seconds(30)
   ) async {
     await run(
       watcher: FileWatcher(), reloadRequests: reloadOnHangup ? WatcherHub.shared.hangups() : nil,
-      systemd: systemd, onReady: onReady, health: healthCheck.map { ($0, rollbackWindow) })
+      systemd: notifySystemd ? SystemdNotifier() : nil, onReady: onReady,
+      health: healthCheck.map { ($0, rollbackWindow) })
   }
 
-  /// ``run(reloadOnHangup:notifying:onReady:healthCheck:rollbackWindow:)``, reading everything again at each element of
+  /// ``run(reloadOnHangup:notifySystemd:onReady:healthCheck:rollbackWindow:)``, reading everything again at each element of
   /// `reloadRequests` (swift-service-lifecycle's `UnixSignalsSequence` for `SIGHUP`, mapped to `()`,
   /// say) instead of handling a signal itself.
   public func run<Requests: AsyncSequence & Sendable>(
-    reloadRequests: Requests, notifying systemd: SystemdNotifier? = nil, onReady: @Sendable () -> Void = {},
+    reloadRequests: Requests, notifySystemd: Bool = false, onReady: @Sendable () -> Void = {},
     healthCheck: (@Sendable () async -> Bool)? = nil, rollbackWindow: Duration = .seconds(30)
   ) async where Requests.Element == Void {
     let (stream, continuation) = AsyncStream<Void>.makeStream()
@@ -49,7 +52,8 @@ extension SettingsStore {
     }
     defer { forwarding.cancel() }
     await run(
-      watcher: FileWatcher(), reloadRequests: stream, systemd: systemd, onReady: onReady,
+      watcher: FileWatcher(), reloadRequests: stream, systemd: notifySystemd ? SystemdNotifier() : nil,
+      onReady: onReady,
       health: healthCheck.map { ($0, rollbackWindow) })
   }
 
@@ -182,7 +186,7 @@ extension SettingsStore {
   /// Catches `SIGHUP` from now on, so that a reload request (`systemctl reload`, `kill -HUP`) that
   /// arrives while the program is still starting — loading a large configuration, say — is queued
   /// instead of ending the process (the default action of `SIGHUP`). The queued request is served
-  /// when ``run(reloadOnHangup:notifying:onReady:healthCheck:rollbackWindow:)`` starts with `reloadOnHangup: true`.
+  /// when ``run(reloadOnHangup:notifySystemd:onReady:healthCheck:rollbackWindow:)`` starts with `reloadOnHangup: true`.
   ///
   /// Call it first thing in `main`, before creating stores. It installs a process-wide handler, once;
   /// later calls do nothing. `run(reloadOnHangup: true)` installs the same handler if it was not.

@@ -167,7 +167,9 @@ public final class SettingsStore: Sendable {
   }
 
   /// A store with no files: code defaults plus `values` (a table), for tests and previews.
-  public static func inMemory(_ values: SettingValue = .emptyTable(origin: .runtime)) -> SettingsStore {
+  public static func inMemory(
+    _ values: SettingValue = SettingValue(.table(SettingTable()), origin: .runtime)
+  ) -> SettingsStore {
     SettingsStore(layers: [StaticLayer(scope: .defaults, name: "in-memory", root: values)])
   }
 

@@ -76,7 +76,7 @@ struct NotifyQueue: Sendable {
   }
 }
 
-/// The sending side of one notification socket, shared by every ``SystemdNotifier`` of that path.
+/// The sending side of one notification socket, shared by every `SystemdNotifier` of that path.
 ///
 /// Sends never block (`MSG_DONTWAIT`). When the socket's queue is full (systemd is not reading), a
 /// message waits in a ``NotifyQueue`` and a thread of its own retries, 5 ms after the failure and then

@@ -3,15 +3,10 @@ import StrataPlatform
 /// Tells systemd how a service is doing through the `NOTIFY_SOCKET` datagram socket, for units of
 /// `Type=notify` and `Type=notify-reload` (the `sd_notify` protocol, without libsystemd).
 ///
-/// Give one to the store's run loop and it says `READY=1` once every layer listens, `RELOADING=1` with
+/// The store's run loop makes one when asked to (`run(notifySystemd: true)`), and it says `READY=1` once every layer listens, `RELOADING=1` with
 /// `MONOTONIC_USEC=` when a reload request (`SIGHUP`) arrives and `READY=1` again once that reload is
 /// applied, `STATUS=` with the configuration's generation (and the files that failed, the edits
 /// rejected) after each reload, and `STOPPING=1` when the run ends:
-///
-/// <!-- snippet: Tests/DocSnippets/StoreSymbolSnippets.swift#SystemdNotifier -->
-/// ```swift
-/// await store.run(reloadOnHangup: true, notifying: SystemdNotifier())
-/// ```
 ///
 /// Outside systemd (`NOTIFY_SOCKET` unset) every call does nothing. A socket path that starts with `@`
 /// names an abstract socket.
@@ -29,14 +24,14 @@ import StrataPlatform
 /// Every field is sanitised on its UTF-8 bytes: a newline, a carriage return or a NUL inside it becomes
 /// a space, so that a status built from a value can neither start a field of its own (`READY=1`,
 /// `MAINPID=`) nor make systemd drop the datagram.
-public struct SystemdNotifier: Sendable {
+struct SystemdNotifier: Sendable {
   /// The socket's path (`@name` for an abstract socket), or `nil` when not run by systemd.
   let socketPath: String?
   /// The outbox shared by the notifiers of `socketPath`.
   private let outbox: NotifyOutbox?
 
   /// A notifier for the socket systemd gave this process in `NOTIFY_SOCKET`, if any.
-  public init() {
+  init() {
     self.init(socketPath: getenv("NOTIFY_SOCKET").map { String(cString: $0) })
   }
 

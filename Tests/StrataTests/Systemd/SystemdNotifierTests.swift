@@ -103,7 +103,9 @@ import Testing
       let settings = EventedSettings(store: store)
       let (requests, request) = AsyncStream<Void>.makeStream()
       let notifier = SystemdNotifier(socketPath: systemd.address)
-      let running = Task { await store.run(reloadRequests: requests, notifying: notifier) }
+      let running = Task {
+        await store.run(watcher: FileWatcher(), reloadRequests: requests, systemd: notifier)
+      }
       defer { running.cancel() }
       // More reloads than the outbox holds messages (each says RELOADING=1 and READY=1).
       for workers in 2...61 {
@@ -144,7 +146,9 @@ import Testing
       let settings = EventedSettings(store: store)
       let (requests, request) = AsyncStream<Void>.makeStream()
       let notifier = SystemdNotifier(socketPath: systemd.address)
-      let running = Task { await store.run(reloadRequests: requests, notifying: notifier) }
+      let running = Task {
+        await store.run(watcher: FileWatcher(), reloadRequests: requests, systemd: notifier)
+      }
       defer { running.cancel() }
 
       let started = try #require(await systemd.until("READY=1"))

@@ -34,8 +34,8 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
   public let eventLevels: StoreEventLogger.Levels
   /// Whether `SIGHUP` reads every source again.
   public let reloadsOnHangup: Bool
-  /// Told of readiness and of each reload request, for `Type=notify-reload` units.
-  public let systemd: SystemdNotifier?
+  /// Whether systemd is told of readiness and of each reload request, for `Type=notify-reload` units.
+  public let notifiesSystemd: Bool
   /// Whether the store's control socket is served.
   public let servesControl: Bool
   /// The control socket's path, when not the default `control.sock` in the runtime directory.
@@ -57,13 +57,13 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
   ///     there, with readiness and each `SIGHUP` at `info`.
   ///   - eventLevels: the level of each kind of event (default: a reload at `debug`, problems at `info`).
   ///   - reloadOnHangup: read every source again on `SIGHUP` (`systemctl reload`).
-  ///   - systemd: under a `Type=notify-reload` unit, `SystemdNotifier()` (it does nothing outside systemd).
+  ///   - notifySystemd: under a `Type=notify-reload` unit, `true` (it does nothing outside systemd).
   ///   - serveControl: also serve the store's control socket, for `config-dump --running APP`.
   ///   - controlSocketPath: the socket's path; by default `control.sock` in the service's runtime
   ///     directory (`RuntimeDirectory=` in the unit, else `$XDG_RUNTIME_DIR/APP` or `/run/APP`).
   public init(
     store: SettingsStore, logger: Logger? = nil, eventLevels: StoreEventLogger.Levels = .init(),
-    reloadOnHangup: Bool = true, systemd: SystemdNotifier? = nil, serveControl: Bool = false,
+    reloadOnHangup: Bool = true, notifySystemd: Bool = false, serveControl: Bool = false,
     controlSocketPath: String? = nil
   ) {
     self.servesControl = serveControl
@@ -72,7 +72,7 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
     self.logger = logger
     self.eventLevels = eventLevels
     self.reloadsOnHangup = reloadOnHangup
-    self.systemd = systemd
+    self.notifiesSystemd = notifySystemd
   }
 
   /// Starts the store's run loop and returns once it watches every source (and the control socket,
@@ -105,7 +105,8 @@ public struct SettingsStoreLifecycle: LifecycleHandler {
   private func start(onReady: @escaping @Sendable () -> Void) {
     let service = SettingsStoreService(
       store: store, logger: logger, eventLevels: eventLevels, reloadOnHangup: reloadsOnHangup,
-      systemd: systemd, serveControl: servesControl, controlSocketPath: controlSocketPath, onReady: onReady)
+      notifySystemd: notifiesSystemd, serveControl: servesControl, controlSocketPath: controlSocketPath,
+      onReady: onReady)
     let running = running
     running.task.withLock { task in
       guard task == nil else { return onReady() }
