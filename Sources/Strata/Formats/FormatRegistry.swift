@@ -4,7 +4,7 @@
 ///
 /// A registry is a value: make one from ``standard`` and pass it where files are read, in
 /// ``ParseOptions/formats`` (a ``SettingsStore`` over explicit layers, a layer's ``LoadContext``) or to
-/// ``StandardLayout`` and ``SettingsStore/init(app:root:home:environment:arguments:formats:)``.
+/// ``StandardLayout`` and ``SettingsStore/init(app:root:home:environment:profile:arguments:formats:)``.
 /// A program's own format (here the `SpaceSeparatedFormat` of <doc:FileFormats>) is added with
 /// ``registering(_:isMainFileFormat:)``:
 ///

@@ -26,6 +26,8 @@ public struct EnvironmentLayer: Layer {
   /// The variable that selects a profile (``StandardLayout``): not a setting, and an error when its
   /// value is not a profile name.
   package var profileVariable: String?
+  /// The profile the program chose instead of ``profileVariable``'s (`StandardLayout(profile:)`).
+  package var programProfile: String?
 
   /// Creates the layer.
   /// - Parameters:
@@ -54,10 +56,17 @@ public struct EnvironmentLayer: Layer {
     // Only a value that shows U+FFFD can have been decoded from invalid bytes; the raw environment says.
     let suspicious = variables.contains { $0.key.hasPrefix(upperPrefix) && $0.value.contains("\u{FFFD}") }
     let invalid = suspicious ? RawEnvironment.namesWithInvalidUTF8(prefix: upperPrefix) : []
+    if let programProfile, let problem = Profiles.problem(programProfile: programProfile) {
+      contents.diagnostics.append(Diagnostic(.error, problem))
+    }
     for (name, value) in variables.sorted(by: { $0.key < $1.key }) {
       let origin = Origin.environment(variable: name)
       if name == profileVariable {
-        if let problem = Profiles.problem(variable: name, value: value) {
+        if let programProfile {
+          if let ignored = Profiles.ignoredVariable(name, value: value, programProfile: programProfile) {
+            contents.diagnostics.append(Diagnostic(.warning, ignored))
+          }
+        } else if let problem = Profiles.problem(variable: name, value: value) {
           contents.diagnostics.append(Diagnostic(.error, problem))
         }
       } else if name.hasPrefix(upperPrefix) {

@@ -27,7 +27,9 @@
 /// layer: `demo.staging.{plist,json,ini,env,toml}` after the main files, and the drop-ins of
 /// `demo.staging.conf.d` after those of `demo.conf.d`. `DEMO_PROFILE` is not a setting; an empty one
 /// is no profile, and a name other than letters, digits, `-` and `_` (at most 64) is an error, and no
-/// profile is loaded.
+/// profile is loaded. A program that chooses its profile itself (Vapor's `--env`, a flag of its own)
+/// passes it as `profile:`: it replaces `DEMO_PROFILE`, which is then reported (a warning) when it names
+/// another profile, so that neither choice is dropped silently.
 public struct StandardLayout: Sendable {
   /// The app's name, as in `/etc/NAME/NAME.ini`.
   package var app: String
@@ -45,6 +47,8 @@ public struct StandardLayout: Sendable {
   package var formats: FormatRegistry
   /// The profile whose overlays each file layer loads (`PREFIX_PROFILE`), when it is a valid name.
   package var profile: String?
+  /// The profile the program chose (`profile:`), which replaces `PREFIX_PROFILE`'s.
+  package var programProfile: String?
 
   /// The home directory a tree under a ``root`` falls back to: `/home/user`.
   static let rootHome = "/home/user"
@@ -61,12 +65,13 @@ public struct StandardLayout: Sendable {
   ///   - home: the home directory, as the app sees it, instead of the environment's (`--home`).
   ///   - environment: the process environment (for `XDG_CONFIG_HOME`, `HOME` and the `PREFIX_*`
   ///     variables).
+  ///   - profile: the profile the program chose, instead of `PREFIX_PROFILE`'s (empty: none).
   ///   - arguments: command-line arguments for a ``CommandLineLayer`` above the environment.
   ///   - formats: the formats of the files (default: the standard registry).
   public init(
     app: String, root: String? = nil, home: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil,
-    formats: FormatRegistry = .standard
+    environment: [String: String] = ProcessInfo.processInfo.environment, profile: String? = nil,
+    arguments: [String]? = nil, formats: FormatRegistry = .standard
   ) {
     self.app = app
     self.arguments = arguments
@@ -74,7 +79,8 @@ public struct StandardLayout: Sendable {
     self.root = root
     self.environment = environment
     self.environmentPrefix = EnvironmentNames.prefix(forApp: app)
-    self.profile = environment[environmentPrefix + "_PROFILE"].flatMap(Profiles.validName)
+    self.programProfile = profile
+    self.profile = (profile ?? environment[environmentPrefix + "_PROFILE"]).flatMap(Profiles.validName)
     let resolve = root.map(rootResolver) ?? { $0 }
     func usable(_ directory: String?) -> String? {
       guard let directory, directory.hasPrefix("/") else { return nil }
@@ -130,6 +136,7 @@ public struct StandardLayout: Sendable {
     }
     var environment = EnvironmentLayer(prefix: environmentPrefix, variables: environment)
     environment.profileVariable = environmentPrefix + "_PROFILE"
+    environment.programProfile = programProfile
     layers.append(environment)
     if let arguments { layers.append(CommandLineLayer(arguments: arguments)) }
     return layers

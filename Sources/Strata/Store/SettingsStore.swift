@@ -53,7 +53,7 @@ public final class SettingsStore: Sendable {
   /// The group class this store was made for when that group was made with no store and no
   /// ``current`` store: a private store that holds only defaults (see ``SettingsGroup/init(store:section:)``).
   let fallbackGroup: String?
-  /// The app's name, for a store made with the standard layers (``init(app:root:home:environment:arguments:formats:)``):
+  /// The app's name, for a store made with the standard layers (``init(app:root:home:environment:profile:arguments:formats:)``):
   /// where its control socket goes by default (see ``serveControl(at:onListening:)``).
   let app: String?
 
@@ -140,17 +140,19 @@ public final class SettingsStore: Sendable {
   ///     for where the user's file is then.
   ///   - home: the home directory as the app sees it, instead of the environment's.
   ///   - environment: the process environment.
+  ///   - profile: the profile the program chose, instead of `APP_PROFILE`'s (see ``StandardLayout``).
   ///   - arguments: `--key value` options for a ``CommandLineLayer`` above the environment, such as
   ///     `Array(CommandLine.arguments.dropFirst())` or what the program's own parser left over.
   ///   - formats: the file formats (default: the standard registry); the store over explicit layers
   ///     takes them in ``ParseOptions/formats``.
   public convenience init(
     app: String, root: String? = nil, home: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment, arguments: [String]? = nil,
-    formats: FormatRegistry = .standard
+    environment: [String: String] = ProcessInfo.processInfo.environment, profile: String? = nil,
+    arguments: [String]? = nil, formats: FormatRegistry = .standard
   ) {
     let layout = StandardLayout(
-      app: app, root: root, home: home, environment: environment, arguments: arguments, formats: formats)
+      app: app, root: root, home: home, environment: environment, profile: profile, arguments: arguments,
+      formats: formats)
     let options = layout.options()
     var target = SettingsStore.WriteTarget.runtime
     if let directory = layout.userDirectory {

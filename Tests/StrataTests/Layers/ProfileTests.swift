@@ -41,6 +41,42 @@ import Testing
     }
   }
 
+  /// A profile the program chose (Vapor's `--env`) replaces the variable, which is reported when it
+  /// names another one; a bad name loads no profile, with an error.
+  @Test func aProfileTheProgramChoseReplacesTheVariableAndSaysSo() throws {
+    try withTemporaryDirectory { root in
+      try makeTree(root)
+      let chosen = SettingsStore(app: "app", root: root, environment: [:], profile: "staging")
+      #expect(origin(chosen, "server.port") == "2 @ /usr/lib/app/app.staging.ini:2:8")
+      #expect(chosen.diagnostics.isEmpty, "\(chosen.diagnostics)")
+      let same = SettingsStore(
+        app: "app", root: root, environment: ["APP_PROFILE": "staging"], profile: "staging")
+      #expect(same.diagnostics.isEmpty, "\(same.diagnostics)")
+
+      let overruled = SettingsStore(
+        app: "app", root: root, environment: ["APP_PROFILE": "production"], profile: "staging")
+      #expect(origin(overruled, "server.port") == "2 @ /usr/lib/app/app.staging.ini:2:8")
+      #expect(
+        overruled.diagnostics.map(\.description) == [
+          "env:APP_PROFILE: warning: environment variable APP_PROFILE=production is not used: the program "
+            + "chose the profile 'staging' (Vapor's --env, or its own option)"
+        ])
+      // An empty choice is no profile, and says so about a variable that names one.
+      let none = SettingsStore(app: "app", root: root, environment: ["APP_PROFILE": "staging"], profile: "")
+      #expect(origin(none, "server.port") == "1 @ /usr/lib/app/app.ini:2:8")
+      #expect(none.diagnostics.map(\.description.isEmpty) == [false])
+      #expect(none.diagnostics.first?.description.contains("the program chose no profile") == true)
+
+      let bad = SettingsStore(app: "app", root: root, environment: [:], profile: "my.env")
+      #expect(origin(bad, "server.port") == "1 @ /usr/lib/app/app.ini:2:8")
+      #expect(
+        bad.diagnostics.map(\.description) == [
+          "error: the program's profile 'my.env' is not a profile name (1 to 64 letters, digits, '-' and '_'); "
+            + "no profile is loaded"
+        ])
+    }
+  }
+
   @Test func withoutAProfileNoOverlayIsRead() throws {
     try withTemporaryDirectory { root in
       try makeTree(root)

@@ -12,8 +12,11 @@ import Vapor
 // does not know).
 let arguments = SettingsArguments(splitting: CommandLine.arguments)
 var environment = try Environment.detect(arguments: arguments.vapor)
+// Vapor's environment (`--env production`, else `VAPOR_ENV`, else `development`) is the store's
+// profile: vaporserver.production.ini above vaporserver.ini in each directory.
 let store = SettingsStore(
-  app: "vaporserver", root: Environment.get("VAPOR_SERVER_ROOT"), arguments: arguments.settings)
+  app: "vaporserver", root: Environment.get("VAPOR_SERVER_ROOT"), profile: environment.name,
+  arguments: arguments.settings)
 let http = HTTPSettings(store: store)
 let greeting = GreetingSettings(store: store)
 let log = LogSettings(store: store)

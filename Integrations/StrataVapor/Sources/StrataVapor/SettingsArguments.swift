@@ -14,8 +14,12 @@
 /// // myserver serve --port 9000 --env production --greeting.name=Vapor
 /// let arguments = SettingsArguments(splitting: CommandLine.arguments)
 /// var environment = try Environment.detect(arguments: arguments.vapor)
-/// let store = SettingsStore(app: "myserver", arguments: arguments.settings)
+/// let store = SettingsStore(app: "myserver", profile: environment.name, arguments: arguments.settings)
 /// ```
+///
+/// Vapor's environment is the store's profile there: `--env production` adds `myserver.production.ini`
+/// above `myserver.ini` in each directory (and replaces `MYSERVER_PROFILE`, which is reported when it
+/// names another profile).
 ///
 /// Two things follow from splitting before the settings are declared. A setting outside any section (a
 /// key without a dot) cannot be given on the command line; set it in a file or the environment. And a

@@ -156,6 +156,39 @@ import Testing
     }
   }
 
+  /// `--env production` is the store's profile: the production overlay's value is served with its
+  /// origin, and a `VAPORSERVER_PROFILE` naming another profile is logged, not silently dropped.
+  @Test func vaporsEnvironmentIsTheStoresProfile() async throws {
+    try await SvcFixtures.withTemporaryDirectory { dir in
+      let (root, _) = try Self.makeRoot(in: dir)
+      try SvcFixtures.write(
+        "[greeting]\nname = Production\n", to: root + "/etc/vaporserver/vaporserver.production.ini")
+      let server = try Self.start(
+        root: root, ["serve", "--env", "production"], environment: ["VAPORSERVER_PROFILE": "staging"])
+      defer { server.killNow() }
+      let base = try await Self.waitForServer(server)
+      #expect(try await Self.get(base + "/") == "Hello, Production!\n")
+      let status = try await Self.get(base + "/status")
+      #expect(status.contains("environment: production"), "\(status)")
+      #expect(
+        status.contains("greeting.name: Production from /etc/vaporserver/vaporserver.production.ini:2:8"),
+        "\(status)")
+      #expect(
+        await SvcFixtures.waitUntil {
+          server.transcript.contains(
+            "VAPORSERVER_PROFILE=staging is not used: the program chose the profile 'production'")
+        }, "\(server.transcript)")
+      await Self.terminate(server)
+
+      // Without `--env`, Vapor's environment is `development`, which has no overlay here.
+      let plain = try Self.start(root: root)
+      defer { plain.killNow() }
+      let plainBase = try await Self.waitForServer(plain)
+      #expect(try await Self.get(plainBase + "/") == "Hello, world!\n")
+      await Self.terminate(plain)
+    }
+  }
+
   @Test func aMistypedSettingIsReportedAndAMistypedVaporOptionStopsTheStart() async throws {
     try await SvcFixtures.withTemporaryDirectory { dir in
       let (root, _) = try Self.makeRoot(in: dir)

@@ -20,7 +20,7 @@ enum VaporSnippets {
     // myserver serve --port 9000 --env production --greeting.name=Vapor
     let arguments = SettingsArguments(splitting: CommandLine.arguments)
     var environment = try Environment.detect(arguments: arguments.vapor)
-    let store = SettingsStore(app: "myserver", arguments: arguments.settings)
+    let store = SettingsStore(app: "myserver", profile: environment.name, arguments: arguments.settings)
     // snippet: end
     environment.arguments = arguments.vapor
     return (environment, store)
