@@ -7,20 +7,11 @@ import Testing
 /// A group's rules over the control socket: `--running` lists a broken rule with the rejected edits, and
 /// `--plan` judges the candidate's values by the service's own rules.
 @Suite(.linuxOnly("the control socket's peer check")) struct ControlRuleTests {
-  struct PoolSettings: SettingsGroup {
-    @Setting var minConnections = 1
-    @Setting var maxConnections = 10
-    @Setting var name = "pool"
-    static var rules: [SettingValidation<Self>] {
-      [SettingValidation("minConnections <= maxConnections") { $0.minConnections <= $0.maxConnections }]
-    }
-  }
-
   @Test func runningListsABrokenRuleAndAPlanThatWouldBreakOneIsRejected() async throws {
     try await withTemporaryDirectory { dir in
       try write("[pool]\nminConnections = 2\nmaxConnections = 4\n", to: dir + "/app.ini")
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
-      let pool = PoolSettings(store: store)
+      let pool = RulePoolSettings(store: store)
       let control = try store.startControl(
         at: dir + "/control.sock", clock: ManualControlClock(), mode: 0o600, environment: [:])
       defer { control.stop() }
@@ -33,7 +24,7 @@ import Testing
       #expect(
         plan.output
           == "Plan for \(dir)/app.ini (nothing applied):\n"
-          + "  rejected  \(dir)/app.ini:2:18: PoolSettings (section pool) breaks its rule 'minConnections <= "
+          + "  rejected  \(dir)/app.ini:2:18: RulePoolSettings (section pool) breaks its rule 'minConnections <= "
           + "maxConnections': pool.minConnections = 9 (\(dir)/app.ini:2:18), pool.maxConnections = 4 "
           + "(\(dir)/app.ini:3:18); the group would keep its running values\n", "\(plan)")
       // One that keeps it: the changes, as for any plan.
@@ -49,7 +40,7 @@ import Testing
       let status = try await runConfigDump(["--socket", control.path], in: dir)
       #expect(
         status.output.contains(
-          "\nRejected edits:\n  \(dir)/app.ini:2:18: PoolSettings (section pool) breaks its rule "
+          "\nRejected edits:\n  \(dir)/app.ini:2:18: RulePoolSettings (section pool) breaks its rule "
             + "'minConnections <= maxConnections': pool.minConnections = 9"), "\(status)")
       // The running values keep their origins; the files' values are listed as what differs on disk.
       #expect(status.output.contains("Differs from the files on disk now:\n  pool.minConnections: running 2"))

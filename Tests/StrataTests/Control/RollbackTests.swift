@@ -146,25 +146,15 @@ import Testing
       for await _ in ready.stream { break }
       // Seen healthy at least once, then the edit, then the program turns unhealthy.
       #expect(
-        await eventually {
+        await waitUntil(within: 20) {
           asked.load(ordering: .relaxed) > 0 && store.state.withLock { $0.health.healthy } != nil
         })
       try write("[upstream]\nhost = b.example\n", to: dir + "/app.ini")
-      #expect(await eventually { upstream.host == "b.example" })
+      #expect(await waitUntil(within: 20) { upstream.host == "b.example" })
       healthy.store(false, ordering: .relaxed)
-      #expect(await eventually { upstream.host == "a.example" }, "\(served.messages("failed"))")
+      #expect(await waitUntil(within: 20) { upstream.host == "a.example" }, "\(served.messages("failed"))")
       run.cancel()
       await run.value
     }
-  }
-
-  /// Waits (20 s at most) until `condition` holds; whether it did.
-  func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while ContinuousClock.now < deadline {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
   }
 }

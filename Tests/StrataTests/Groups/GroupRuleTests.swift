@@ -7,15 +7,6 @@ import Testing
 /// Rules across a group's settings: a generation that breaks one is not taken by the group, which keeps
 /// every running value until an edit fixes it; a group made breaking one is reported at start-up.
 @Suite struct GroupRuleTests {
-  struct PoolSettings: SettingsGroup {
-    @Setting var minConnections = 1
-    @Setting var maxConnections = 10
-    @Setting var name = "pool"
-    static var rules: [SettingValidation<Self>] {
-      [SettingValidation("minConnections <= maxConnections") { $0.minConnections <= $0.maxConnections }]
-    }
-  }
-
   struct TLSSettings: SettingsGroup {
     static var section: String { "tls" }
     @Setting var enabled = false
@@ -40,11 +31,11 @@ import Testing
     try withTemporaryDirectory { dir in
       try write(poolFile(20, 10), to: dir + "/app.ini")
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
-      let pool = PoolSettings(store: store)
+      let pool = RulePoolSettings(store: store)
       let error = #expect(throws: StrataError.self) { try store.requireAll() }
       #expect(
         error?.description
-          == "\(dir)/app.ini:2:18: PoolSettings (section pool) breaks its rule 'minConnections <= "
+          == "\(dir)/app.ini:2:18: RulePoolSettings (section pool) breaks its rule 'minConnections <= "
           + "maxConnections': pool.minConnections = 20 (\(dir)/app.ini:2:18), pool.maxConnections = 10 "
           + "(\(dir)/app.ini:3:18)")
       #expect(error?.code == .invalidValue)
@@ -75,7 +66,7 @@ import Testing
     try withTemporaryDirectory { dir in
       try write(poolFile(5, 10), to: dir + "/app.ini")
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
-      let pool = PoolSettings(store: store)
+      let pool = RulePoolSettings(store: store)
       try store.requireAll()
       let events = Mutex<[StoreEvent]>([])
       store.observeEvents { event in events.withLock { $0.append(event) } }
@@ -96,7 +87,7 @@ import Testing
       #expect(pool.minConnections == 5 && pool.maxConnections == 10 && pool.name == "pool")
       #expect(
         failed() == [
-          "\(dir)/app.ini:2:18: PoolSettings (section pool) breaks its rule 'minConnections <= maxConnections': "
+          "\(dir)/app.ini:2:18: RulePoolSettings (section pool) breaks its rule 'minConnections <= maxConnections': "
             + "pool.minConnections = 20 (\(dir)/app.ini:2:18), pool.maxConnections = 10 (\(dir)/app.ini:3:18); "
             + "the group keeps its running values"
         ])
@@ -125,7 +116,7 @@ import Testing
     try await withTemporaryDirectory { dir in
       try write(poolFile(1, 10), to: dir + "/app.ini")
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
-      let pool = PoolSettings(store: store)
+      let pool = RulePoolSettings(store: store)
       // Each edit, and whether it keeps the rule; a reader on a thread of its own reads both values at
       // one generation, over and over, while the edits are applied.
       let edits = (0..<200).map { step in (step % 7 + 1, step % 5 + 3) }
@@ -191,7 +182,7 @@ import Testing
     try withTemporaryDirectory { dir in
       try write(poolFile(1, 2) + "[other]\nlevel = 1\n", to: dir + "/app.ini")
       let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
-      var pool: PoolSettings? = PoolSettings(store: store)
+      var pool: RulePoolSettings? = RulePoolSettings(store: store)
       let other = OtherSettings(store: store)
       try write(poolFile(9, 2) + "[other]\nlevel = 2\n", to: dir + "/app.ini")
       store.reload()

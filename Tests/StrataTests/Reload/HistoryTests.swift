@@ -37,16 +37,6 @@ import Testing
     await run.value
   }
 
-  /// Waits (10 s at most) until `condition` holds; whether it did.
-  func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-  }
-
   @Test func eachChangeIsRecordedWithItsCauseAndReadBackAfterARestartWithoutASecret() async throws {
     try await withTemporaryDirectory { dir in
       let (home, state) = (dir + "/home", dir + "/state")
@@ -54,13 +44,13 @@ import Testing
       try write(#"{"database": {"host": "a.example", "password": "hunter2"}}"#, to: file)
       try await running(home: home, state: state) { _, database in
         try write(#"{"database": {"host": "b.example", "password": "swordfish"}}"#, to: file)
-        #expect(await eventually { database.host == "b.example" })
+        #expect(await waitUntil(within: 10) { database.host == "b.example" })
       }
       // A restart: the history of the run before is still there, and this run's follows it.
       try await running(home: home, state: state, variables: ["HISTAPP_DATABASE_PORT": "6543"]) {
         _, database in
         try write(#"{"database": {"password": "swordfish"}}"#, to: file)
-        #expect(await eventually { database.host == "localhost" })
+        #expect(await waitUntil(within: 10) { database.host == "localhost" })
       }
       let entries = HistoryJournal.read(directory: state)
       #expect(entries.map(\.event) == ["start", "change", "start", "change"], "\(entries)")
