@@ -27,6 +27,14 @@ final class GroupRules: Sendable {
     self.judge = judge
   }
 
+  /// The groups nested in `group`, at any depth, in declaration order.
+  static func nestedGroups(of group: any SettingsGroup) -> [any SettingsGroup] {
+    Mirror(reflecting: group).children.flatMap { child -> [any SettingsGroup] in
+      guard let nested = child.value as? any SettingsGroup else { return [] }
+      return [nested] + nestedGroups(of: nested)
+    }
+  }
+
   /// Whether `changes` may change what the rules see.
   func isAffected(by changes: Snapshot.Changes) -> Bool {
     changes.everything || !keys.isDisjoint(with: changes.affected)
@@ -38,22 +46,17 @@ extension SettingsGroup {
   /// it read, their values (secrets redacted) and origins; `nil` when it keeps them all. The rules run
   /// on a copy of the group over the snapshot's values for the section, so they see each value as a
   /// read would (converted and validated), never the running one.
+  ///
+  /// A nested group's rules are judged with its parent's, on the copy's nested group: a broken one is
+  /// named with the nested group's type (`'LimitSettings: soft <= hard'`).
   static func brokenRules(in snapshot: Snapshot, section: String, typeName: String) -> StrataError? {
     let probe = SettingsStore.inMemory(Self.values(of: section, in: snapshot))
     let group = Self(store: probe, section: section)
     let settings = GroupLayout.boxes(of: group).map(\.box)
-    var broken: [String] = []
     var first: Origin?
-    for rule in rules {
-      for setting in settings { setting.forgetReads() }
-      guard !rule.check(group) else { continue }
-      let involved = settings.filter(\.wasReadByProgram)
-      let values = involved.map { setting in
-        let (text, origin) = setting.currentText()
-        if first == nil, case .file = origin { first = origin }
-        return "\(setting.key) = \(text) (\(origin))"
-      }
-      broken.append("'\(rule.summary)'" + (values.isEmpty ? "" : ": " + values.joined(separator: ", ")))
+    var broken = group.brokenOwnRules(settings: settings, first: &first, named: false)
+    for nested in GroupRules.nestedGroups(of: group) {
+      broken += nested.brokenOwnRules(settings: settings, first: &first, named: true)
     }
     guard !broken.isEmpty else { return nil }
     var error = StrataError(
@@ -65,6 +68,35 @@ extension SettingsGroup {
       (error.path, error.line, error.column) = (path, line, column)
     }
     return error
+  }
+
+  /// This group's own rules that it breaks, each with the settings it read (of `settings`, the whole
+  /// probed group's), their values and origins; `first` is set to the first such value's file origin.
+  /// `named`: each rule is prefixed with this group's type (a nested group's rules).
+  private func brokenOwnRules(settings: [any AnySettingBox], first: inout Origin?, named: Bool) -> [String] {
+    var broken: [String] = []
+    for rule in Self.rules {
+      for setting in settings { setting.forgetReads() }
+      guard !rule.check(self) else { continue }
+      let involved = settings.filter(\.wasReadByProgram)
+      let values = involved.map { setting in
+        let (text, origin) = setting.currentText()
+        if first == nil, case .file = origin { first = origin }
+        return "\(setting.key) = \(text) (\(origin))"
+      }
+      let name = named ? "\(Self.self): " : ""
+      broken.append("'\(name)\(rule.summary)'" + (values.isEmpty ? "" : ": " + values.joined(separator: ", ")))
+    }
+    return broken
+  }
+
+  /// Whether this group or one of its nested groups declares rules.
+  var declaresRules: Bool {
+    !Self.rules.isEmpty || GroupRules.nestedGroups(of: self).contains { $0.hasOwnRules }
+  }
+
+  /// Whether this group's type declares rules (its nested groups' aside).
+  private var hasOwnRules: Bool { !Self.rules.isEmpty
   }
 
   /// The full keys of the settings each of ``linked``'s sets names, in `section` (a key path that reads

@@ -108,11 +108,12 @@ extension SettingsGroup {
     let section = section ?? Self.section
     let members = GroupLayout.members(of: self, made: frame.boxes)
     frame.lifetime.bind(store: store, typeName: typeName, section: section, members: members)
-    if !GroupRules.isProbing, store.fallbackGroup == nil, !Self.rules.isEmpty || !Self.linked.isEmpty {
+    let judged = !GroupRules.isProbing && self.declaresRules
+    if !GroupRules.isProbing, store.fallbackGroup == nil, judged || !Self.linked.isEmpty {
       let links = GroupRules.$isProbing.withValue(true) { Self.linkedKeys(section: section) }
       store.registerRules(
         GroupRules(typeName: typeName, boxes: members.map(\.box), links: links) { snapshot in
-          guard !Self.rules.isEmpty else { return nil }
+          guard judged else { return nil }
           return GroupRules.$isProbing.withValue(true) {
             Self.brokenRules(in: snapshot, section: section, typeName: typeName)
           }

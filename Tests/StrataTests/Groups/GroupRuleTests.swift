@@ -62,6 +62,51 @@ import Testing
     return condition()
   }
 
+  struct LimitSettings: SettingsGroup {
+    @Setting var soft = 10
+    @Setting var hard = 20
+    static var rules: [SettingValidation<Self>] { [SettingValidation("soft <= hard") { $0.soft <= $0.hard }] }
+  }
+
+  struct ServerSettings: SettingsGroup {
+    static var section: String { "server" }
+    @Setting var port = 8080
+    let limits = LimitSettings()
+  }
+
+  /// A nested group's rules are judged with its parent's: a live edit that breaks one keeps the whole
+  /// outer group (the port edited beside it too), and the fix takes every new value.
+  @Test func aNestedGroupsRuleHoldsTheWholeGroup() throws {
+    try withTemporaryDirectory { dir in
+      func file(port: Int, soft: Int, hard: Int) -> String {
+        "[server]\nport = \(port)\n[server.limits]\nsoft = \(soft)\nhard = \(hard)\n"
+      }
+      try write(file(port: 80, soft: 1, hard: 2), to: dir + "/app.ini")
+      let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
+      let server = ServerSettings(store: store)
+      try store.requireAll()
+      try write(file(port: 81, soft: 5, hard: 3), to: dir + "/app.ini")
+      store.reload()
+      #expect(server.port == 80 && server.limits.soft == 1 && server.limits.hard == 2)
+      let held = store.diagnostics.map(\.description).first { $0.contains("breaks") }
+      #expect(
+        held
+          == "\(dir)/app.ini:4:8: error: ServerSettings (section server) breaks its rule 'LimitSettings: soft <= hard': "
+          + "server.limits.soft = 5 (\(dir)/app.ini:4:8), server.limits.hard = 3 (\(dir)/app.ini:5:8); "
+          + "the group keeps its running values", "\(store.diagnostics)")
+      try write(file(port: 82, soft: 3, hard: 3), to: dir + "/app.ini")
+      store.reload()
+      #expect(server.port == 82 && server.limits.soft == 3 && server.limits.hard == 3)
+      #expect(!store.diagnostics.contains { $0.description.contains("breaks") }, "\(store.diagnostics)")
+      // Made at start with a broken nested rule, the program gets the error.
+      try write(file(port: 83, soft: 9, hard: 1), to: dir + "/app.ini")
+      let fresh = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
+      let group = ServerSettings(store: fresh)
+      #expect(throws: StrataError.self) { try fresh.requireAll() }
+      _ = group
+    }
+  }
+
   @Test func aLiveEditThatBreaksARuleKeepsTheWholeGroupAndTheFixTakesEveryNewValue() throws {
     try withTemporaryDirectory { dir in
       try write(poolFile(5, 10), to: dir + "/app.ini")
