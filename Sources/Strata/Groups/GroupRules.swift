@@ -85,7 +85,8 @@ extension SettingsGroup {
         return "\(setting.key) = \(text) (\(origin))"
       }
       let name = named ? "\(Self.self): " : ""
-      broken.append("'\(name)\(rule.summary)'" + (values.isEmpty ? "" : ": " + values.joined(separator: ", ")))
+      broken.append(
+        "'\(name)\(rule.summary)'" + (values.isEmpty ? "" : ": " + values.joined(separator: ", ")))
     }
     return broken
   }
@@ -96,7 +97,8 @@ extension SettingsGroup {
   }
 
   /// Whether this group's type declares rules (its nested groups' aside).
-  private var hasOwnRules: Bool { !Self.rules.isEmpty
+  private var hasOwnRules: Bool {
+    !Self.rules.isEmpty
   }
 
   /// The full keys of the settings each of ``linked``'s sets names, in `section` (a key path that reads
