@@ -168,8 +168,8 @@ struct Arguments {
       throw UsageError(message: "give one of --plan, --set and --unset")
     }
     if since != nil && !history { throw UsageError(message: "--since goes with --history") }
-    if history && running == nil {
-      throw UsageError(message: "--history reads an app's state directory: give --running APP")
+    if history && !asksRunningService {
+      throw UsageError(message: "--history reads a service's history: give --running APP, --pid N or --socket PATH")
     }
     if history && (plan != nil || set != nil || unset != nil) {
       throw UsageError(message: "--history does not go with --plan, --set or --unset")

@@ -8,15 +8,41 @@ import StrataPlatform
 #endif
 
 /// `config-dump --running APP --history [--since DURATION]`: the service's configuration history, read
-/// from its state directory (the service need not run).
+/// from its state directory (the service need not run). With `--pid N` or `--socket PATH` the running
+/// service says where it writes its history.
 extension RunningCommand {
   func history(output: (String) -> Void, errors: (String) -> Void) -> ExitStatus {
-    let app = arguments.running ?? ""
-    guard
-      let directory = StateDirectory.of(app: app, environment: environment, isRoot: StateDirectory.isRoot)
-    else {
-      errors("config-dump: no state directory for \(app): neither STATE_DIRECTORY nor HOME is set\n")
-      return .configurationError
+    let app: String
+    let directory: String
+    if let running = arguments.running {
+      app = running
+      guard
+        let found = StateDirectory.of(app: app, environment: environment, isRoot: StateDirectory.isRoot)
+      else {
+        errors("config-dump: no state directory for \(app): neither STATE_DIRECTORY nor HOME is set\n")
+        return .configurationError
+      }
+      directory = found
+    } else {
+      do throws(StrataError) {
+        let path = try socketPath()
+        let response = try ControlClient.send(ControlRequest(request: "status"), to: path)
+        guard response.ok, let status = response.status else {
+          errors("config-dump: the service refused: \(response.error ?? "no reason given")\n")
+          return .configurationError
+        }
+        app = status.app ?? "process \(status.pid)"
+        guard let written = status.historyDirectory else {
+          errors(
+            "config-dump: \(app) writes no history (a store made with SettingsStore(app:) writes one while "
+              + "it runs); give --running APP to read an app's state directory\n")
+          return .configurationError
+        }
+        directory = written
+      } catch {
+        errors("config-dump: \(error)\n")
+        return .configurationError
+      }
     }
     guard HistoryJournal.files(in: directory).contains(where: { access($0, R_OK) == 0 }) else {
       errors(

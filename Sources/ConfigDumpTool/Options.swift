@@ -250,7 +250,8 @@ struct Option {
       [
         "with --running APP: the changes of the service's running values, each with",
         "its time, generation, old and new value, origin and cause, from its state",
-        "directory (/var/lib/APP for root, else ~/.local/state/APP); after a restart too",
+        "directory (/var/lib/APP for root, else ~/.local/state/APP); after a restart too;",
+        "with --pid N or --socket PATH, from where that running service writes it",
       ]
     ) { $0.history = true },
     Option(

@@ -45,7 +45,7 @@ struct RunningCommand {
   }
 
   /// The socket the arguments name.
-  private func socketPath() throws(StrataError) -> String {
+  func socketPath() throws(StrataError) -> String {
     if let socket = arguments.socket { return socket }
     if let pid = arguments.pid { return try ControlClient.socket(ofProcess: pid) }
     return try ControlClient.socket(ofApp: arguments.running ?? "", environment: environment)

@@ -81,7 +81,8 @@ extension ControlAnswers {
           ControlProblem(key: nil, $0.error)
         },
       rolledBack: rollback?.values.map { ControlValue(key: $0.key, value: $0.value, origin: $0.origin) },
-      rollbackReason: rollback?.reason
+      rollbackReason: rollback?.reason,
+      historyDirectory: store.writtenHistoryDirectory
     )
   }
 

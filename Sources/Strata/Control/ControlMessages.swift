@@ -153,6 +153,9 @@ package struct ControlStatus: Codable, Sendable {
   package var rolledBack: [ControlValue]? = nil
   /// Why they were rolled back.
   package var rollbackReason: String? = nil
+  /// Where the service writes its history (`config-dump --pid N --history` reads it there), while it
+  /// writes one.
+  package var historyDirectory: String? = nil
 }
 
 /// What `plan` answers: what applying a candidate file would do. Nothing is applied.

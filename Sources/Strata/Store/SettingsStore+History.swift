@@ -19,6 +19,14 @@ extension SettingsStore {
     journal.record(Self.historyEntry(generation: snapshot.generation, event: "start"))
   }
 
+  /// The directory the history is written to (resolved under the store's root), while it is.
+  var writtenHistoryDirectory: String? {
+    guard state.withLock({ $0.journal }) != nil, let directory = state.withLock({ $0.historyDirectory }) else {
+      return nil
+    }
+    return stack.options.resolvePath(directory)
+  }
+
   /// Writes what is queued and ends the history. Called when the run loop ends.
   func stopHistory() {
     let journal = state.withLock { state in

@@ -91,6 +91,38 @@ import Testing
     }
   }
 
+  /// `--pid` and `--socket` name a process, not an app: the running service says where it writes.
+  @Test func aRunningServiceNamedByItsSocketSaysWhereItsHistoryIs() async throws {
+    try await withTemporaryDirectory { dir in
+      let (home, state) = (dir + "/home", dir + "/state")
+      let file = home + "/.config/histapp/histapp.json"
+      try write(#"{"database": {"host": "a.example"}}"#, to: file)
+      try await running(home: home, state: state) { store, database in
+        let control = try store.startControl(
+          at: dir + "/control.sock", clock: ManualControlClock(), mode: 0o600, environment: [:])
+        defer { control.stop() }
+        try write(#"{"database": {"host": "b.example"}}"#, to: file)
+        #expect(await waitUntil(within: 10) { database.host == "b.example" })
+        // The journal's writer thread may still hold the entry: wait until the file has it.
+        #expect(await waitUntil(within: 10) { HistoryJournal.read(directory: state).count == 2 })
+        // config-dump's own STATE_DIRECTORY is not the service's: the service's answer decides.
+        let run = try await runConfigDump(
+          ["--socket", control.path, "--history"], environment: ["STATE_DIRECTORY": dir + "/elsewhere"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.hasPrefix("histapp: configuration history (\(state))\n"), "\(run)")
+        #expect(
+          run.output.contains("  database.host: a.example -> b.example  \(file):1:23 (file)\n"), "\(run)")
+      }
+      // A store without an app writes no history, and says so.
+      let plain = SettingsStore(layers: [FileLayer(scope: .system, files: [file])])
+      let control = try plain.startControl(
+        at: dir + "/plain.sock", clock: ManualControlClock(), mode: 0o600, environment: [:])
+      defer { control.stop() }
+      let none = try await runConfigDump(["--socket", control.path, "--history"])
+      #expect(none.status == 1 && none.errors.contains("writes no history"), "\(none)")
+    }
+  }
+
   @Test func theJournalIsBoundedToTwoFilesAndKeepsTheNewestEntries() throws {
     try withTemporaryDirectory { dir in
       let journal = HistoryJournal(directory: dir + "/state", maxBytes: 4096)
