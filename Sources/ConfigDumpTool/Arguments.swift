@@ -169,7 +169,8 @@ struct Arguments {
     }
     if since != nil && !history { throw UsageError(message: "--since goes with --history") }
     if history && !asksRunningService {
-      throw UsageError(message: "--history reads a service's history: give --running APP, --pid N or --socket PATH")
+      throw UsageError(
+        message: "--history reads a service's history: give --running APP, --pid N or --socket PATH")
     }
     if history && (plan != nil || set != nil || unset != nil) {
       throw UsageError(message: "--history does not go with --plan, --set or --unset")

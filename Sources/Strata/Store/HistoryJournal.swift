@@ -23,6 +23,8 @@ package final class HistoryJournal: Sendable {
 
   private struct State {
     var pending: [HistoryEntry] = []
+    /// The standing rollback to write (`.some(nil)`: none stands, remove the file); `nil`: nothing new.
+    var rollback: RollbackRecord??
     var dropped = 0
     var stopped = false
     var writing = false
@@ -81,14 +83,62 @@ package final class HistoryJournal: Sendable {
 
   private func runWriter() {
     while true {
-      let stopped = lock.wait(while: { $0.pending.isEmpty && !$0.stopped }) { $0.stopped }
+      let stopped = lock.wait(while: { $0.pending.isEmpty && $0.rollback == nil && !$0.stopped }) {
+        $0.stopped
+      }
       writePending()
       if stopped { return }
     }
   }
 
-  /// Appends the queued entries, rotating the file when it would pass ``maxBytes``.
+  /// Queues the standing rollback (`nil`: none stands) for the writer, which keeps it in
+  /// ``RollbackRecord/fileName`` so that a restart keeps it too; never waits for the disk.
+  func saveRollback(_ record: RollbackRecord?) {
+    let starts = lock.withLock { state -> Bool in
+      guard !state.stopped else { return false }
+      state.rollback = .some(record)
+      lock.signal()
+      guard state.thread == nil else { return false }
+      state.thread = JoinableThread.start { [self] in runWriter() }
+      return state.thread == nil
+    }
+    if starts { writePending() }
+  }
+
+  /// The standing rollback kept in `directory`, if any (and readable).
+  static func readRollback(directory: String) -> RollbackRecord? {
+    let path = joinPath(directory, RollbackRecord.fileName)
+    guard let bytes = try? FileReader.read(path, reportedAs: path, limit: RollbackRecord.maxBytes) else {
+      return nil
+    }
+    return try? JSONDecoder().decode(RollbackRecord.self, from: Data(bytes))
+  }
+
+  /// Writes the queued rollback, then appends the queued entries.
   private func writePending() {
+    let rollback = lock.withLock { state -> RollbackRecord?? in
+      defer { state.rollback = nil }
+      return state.rollback
+    }
+    if let rollback {
+      let resolved = resolvePath(directory)
+      let path = joinPath(resolved, RollbackRecord.fileName)
+      if let record = rollback {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(record) {
+          try? AtomicFile.createDirectories(resolved, reportedAs: directory)
+          try? AtomicFile.write(Array(data), to: path, reportedAs: path)
+        }
+      } else {
+        unlink(path)
+      }
+    }
+    writeEntries()
+  }
+
+  /// Appends the queued entries, rotating the file when it would pass ``maxBytes``.
+  private func writeEntries() {
     let entries = lock.withLock { state -> [HistoryEntry] in
       defer { state.pending.removeAll() }
       return state.pending

@@ -9,7 +9,7 @@ extension SettingsStore {
     let snapshot = self.snapshot
     let settingDiagnostics =
       state.withLock { $0.settingDiagnostics.sorted { $0.key < $1.key }.flatMap(\.value) }
-      + brokenRuleDiagnostics
+      + brokenRuleDiagnostics + rollbackDiagnostics
     let schema = self.schema
     // Mistakes in how the program made its groups come first: they explain the problems after them.
     let usage = fallbackDiagnostics + releasedGroupDiagnostics

@@ -21,7 +21,8 @@ extension SettingsStore {
 
   /// The directory the history is written to (resolved under the store's root), while it is.
   var writtenHistoryDirectory: String? {
-    guard state.withLock({ $0.journal }) != nil, let directory = state.withLock({ $0.historyDirectory }) else {
+    guard state.withLock({ $0.journal }) != nil, let directory = state.withLock({ $0.historyDirectory })
+    else {
       return nil
     }
     return stack.options.resolvePath(directory)

@@ -1,3 +1,5 @@
+import StrataPlatform
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -56,6 +58,7 @@ extension SettingsStore {
       + "generation \(rollback.healthyGeneration): " + rollback.reason
     state.withLock { $0.health.rollback = rollback }
     await runPipeline(.reload([], fetched: [:], reportsDiagnostics: true))
+    persistRollback()
     emit(.failed(StrataError(.invalidValue, rollback.reason)))
   }
 
@@ -96,25 +99,103 @@ extension SettingsStore {
   /// a key whose layers' value changed since it was rolled back is an edit, which ends its rollback.
   /// Returns the source (`nil`: no rollback stands) and the event to tell when the last key ends.
   func rollbackSource(over candidate: Snapshot) -> (source: Snapshot.Source?, ended: StrataError?) {
-    state.withLock { state in
-      guard var rollback = state.health.rollback else { return (nil, nil) }
+    let (result, changed) = state.withLock { state -> ((Snapshot.Source?, StrataError?), Bool) in
+      guard var rollback = state.health.rollback else { return ((nil, nil), false) }
+      var changed = false
       for (key, undone) in rollback.undone {
         let now = candidate.entry(forKey: key)?.value
         if now.map(ValueText.plain) != undone.map(ValueText.plain) || now?.origin != undone?.origin {
           rollback.values[key] = nil
           rollback.undone[key] = nil
+          changed = true
         }
       }
       guard !rollback.values.isEmpty else {
         state.health.rollback = nil
-        return (nil, StrataError(.invalidValue, rollback.reason))
+        return ((nil, StrataError(.invalidValue, rollback.reason)), true)
       }
       state.health.rollback = rollback
       var tree = KeyTreeBuilder(origin: .runtime)
       for (key, value) in rollback.values { tree.set(value, atNames: SettingKey.names(in: key)) }
       let document = Document(path: Self.rollbackPath, root: tree.build())
-      return (Snapshot.Source(scope: .runtime, document: document), nil)
+      return ((Snapshot.Source(scope: .runtime, document: document), nil), changed)
     }
+    if changed { persistRollback(secrets: candidate) }
+    return result
+  }
+
+  /// Hands the standing rollback (or its end) to the history's writer, which keeps it in the state
+  /// directory so that a restart keeps it too (``restoreRollback()``); `secrets` says which keys are
+  /// secret (their values are not written). Nothing is kept for a store without a history.
+  func persistRollback(secrets: Snapshot? = nil) {
+    let (journal, rollback) = state.withLock { ($0.journal, $0.health.rollback) }
+    guard let journal else { return }
+    guard let rollback else { return journal.saveRollback(nil) }
+    let secrets = secrets ?? snapshot
+    var record = RollbackRecord(
+      reason: rollback.reason, healthyGeneration: rollback.healthyGeneration, keys: [])
+    for key in rollback.values.keys.sorted() {
+      guard let value = rollback.values[key] else { continue }
+      if secrets.isSecret(forKey: key) {
+        record.secretKeys.append(key)
+        continue
+      }
+      let undone = rollback.undone[key].flatMap { $0 }
+      record.keys.append(
+        RollbackRecord.Key(key: key, value: StoredValue(value), undone: undone.map(StoredValue.init)))
+    }
+    journal.saveRollback(record.keys.isEmpty ? nil : record)
+  }
+
+  /// Takes back the rollback that a run before a restart left standing (``RollbackRecord``): each key
+  /// whose layers still give what was rolled back gets the value put back again, with its origin; a key
+  /// edited since (its value or its place changed) is not rolled back any more. Called when a store of
+  /// an app is made.
+  func restoreRollback() {
+    guard let directory = state.withLock({ $0.historyDirectory }) else { return }
+    let resolved = stack.options.resolvePath(directory)
+    guard let record = HistoryJournal.readRollback(directory: resolved) else { return }
+    let current = snapshot
+    var rollback = Rollback(
+      values: [:], undone: [:], reason: record.reason, healthyGeneration: record.healthyGeneration)
+    for key in record.keys {
+      guard let value = key.value.value() else { continue }
+      let undone = key.undone?.value()
+      if key.undone != nil && undone == nil { continue }
+      let now = current.entry(forKey: key.key)?.value
+      guard now.map(ValueText.plain) == undone.map(ValueText.plain), now?.origin == undone?.origin else {
+        continue
+      }
+      rollback.values[key.key] = value
+      rollback.undone.updateValue(undone, forKey: key.key)
+    }
+    guard !rollback.values.isEmpty else {
+      unlink(joinPath(resolved, RollbackRecord.fileName))
+      return
+    }
+    if !rollback.reason.hasPrefix(Self.restoredPrefix) {
+      rollback.reason = Self.restoredPrefix + rollback.reason
+    }
+    state.withLock { $0.health.rollback = rollback }
+    rebuild(reloading: [])
+  }
+
+  /// How the reason of a rollback kept across a restart begins.
+  static let restoredPrefix = "kept across a restart: "
+
+  /// A warning while a rollback stands (it keeps values the files do not give).
+  var rollbackDiagnostics: [Diagnostic] {
+    guard let rollback = state.withLock({ $0.health.rollback }) else { return [] }
+    let keys = rollback.values.keys.sorted()
+    return [
+      Diagnostic(
+        .warning,
+        StrataError(
+          .invalidValue,
+          "a rollback stands (\(rollback.reason)); ending it takes `config-dump --running APP --unset KEY` "
+            + "for each of \(keys.prefix(5).joined(separator: ", "))\(keys.count > 5 ? " and \(keys.count - 5) more" : ""), "
+            + "or an edit of the key"))
+    ]
   }
 
   /// Ends the rollback of `key` (`config-dump --unset KEY`); whether one stood.
@@ -125,7 +206,10 @@ extension SettingsStore {
       state.health.rollback?.undone[key] = nil
       return true
     }
-    if ended { rebuild(reloading: []) }
+    if ended {
+      rebuild(reloading: [])
+      persistRollback()
+    }
     return ended
   }
 

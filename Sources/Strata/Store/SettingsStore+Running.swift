@@ -144,6 +144,9 @@ extension SettingsStore {
       requests.finish()
       retries.finish()
     }
+    // A batch the loop was in when the run ended (a generation being published) finishes first, so that
+    // the history, ended next, records it.
+    await loop.run(PipelineWork())
     // The run ends when its task is cancelled: the service is stopping.
     systemd?.stopping()
     state.withLock { state in

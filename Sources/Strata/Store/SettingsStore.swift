@@ -166,6 +166,7 @@ public final class SettingsStore: Sendable {
     let directory = StateDirectory.of(
       app: app, environment: environment, isRoot: StateDirectory.isRoot, home: home)
     state.withLock { $0.historyDirectory = directory }
+    restoreRollback()
   }
 
   /// A store with no files: code defaults plus `values` (a table), for tests and previews.

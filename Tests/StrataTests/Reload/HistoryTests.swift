@@ -123,6 +123,65 @@ import Testing
     }
   }
 
+  /// Runs `histapp` once: healthy, then an edit of the host and the password after which the service
+  /// turns unhealthy, so that both are rolled back.
+  func rollBack(home: String, state: String, file: String) async throws {
+    try write("[database]\nhost = a.example\npassword = hunter2\n", to: file)
+    try await running(home: home, state: state) { store, database in
+      await store.noteHealth(true, window: .seconds(30))
+      try write("[database]\nhost = b.example\npassword = swordfish\n", to: file)
+      #expect(await waitUntil(within: 10) { database.host == "b.example" })
+      await store.noteHealth(false, window: .seconds(30))
+      #expect(database.host == "a.example" && database.password == "hunter2")
+    }
+  }
+
+  /// A rollback stands across a restart (the state directory keeps it, without a secret's value) until
+  /// an edit of its key ends it.
+  @Test func aRollbackIsKeptAcrossARestartUntilAnEditEndsIt() async throws {
+    try await withTemporaryDirectory { dir in
+      let (home, state) = (dir + "/home", dir + "/state")
+      let file = home + "/.config/histapp/histapp.ini"
+      try await rollBack(home: home, state: state, file: file)
+      let kept = try String(contentsOfFile: state + "/rollback.json", encoding: .utf8)
+      #expect(
+        kept.contains("a.example") && !kept.contains("hunter2") && !kept.contains("swordfish"), "\(kept)")
+      // A restart: the rollback stands again, with the healthy value's origin; the secret's does not.
+      try await running(home: home, state: state) { store, database in
+        #expect(database.host == "a.example")
+        #expect(database.$host.origin == .file(path: file, line: 2, column: 8))
+        #expect(database.password == "swordfish")
+        #expect(
+          store.diagnostics.contains {
+            $0.description.contains("a rollback stands (kept across a restart: ")
+          },
+          "\(store.diagnostics)")
+        // An edit of the key ends it, and the state directory forgets it.
+        try write("[database]\nhost = c.example\npassword = swordfish\n", to: file)
+        #expect(await waitUntil(within: 10) { database.host == "c.example" })
+        #expect(await waitUntil(within: 10) { access(state + "/rollback.json", F_OK) != 0 })
+        #expect(!store.diagnostics.contains { $0.description.contains("a rollback stands") })
+      }
+      try await running(home: home, state: state) { _, database in #expect(database.host == "c.example") }
+    }
+  }
+
+  /// An edit made while the service was down ends the rollback it left: the edit applies at the start.
+  @Test func anEditWhileTheServiceWasDownEndsTheRollbackItLeft() async throws {
+    try await withTemporaryDirectory { dir in
+      let (home, state) = (dir + "/home", dir + "/state")
+      let file = home + "/.config/histapp/histapp.ini"
+      try await rollBack(home: home, state: state, file: file)
+      #expect(access(state + "/rollback.json", F_OK) == 0)
+      try write("[database]\nhost = d.example\npassword = swordfish\n", to: file)
+      try await running(home: home, state: state) { store, database in
+        #expect(database.host == "d.example")
+        #expect(!store.diagnostics.contains { $0.description.contains("a rollback stands") })
+      }
+      #expect(access(state + "/rollback.json", F_OK) != 0)
+    }
+  }
+
   @Test func theJournalIsBoundedToTwoFilesAndKeepsTheNewestEntries() throws {
     try withTemporaryDirectory { dir in
       let journal = HistoryJournal(directory: dir + "/state", maxBytes: 4096)
