@@ -21,6 +21,8 @@ struct GroupLayout: Sendable {
   let keyStyle: SettingKey.Style
   /// How many boxes an instance holds, nested groups' included.
   let boxCount: Int
+  /// Whether the type or a group nested in it declares rules (``SettingsGroup/rules``).
+  let declaresRules: Bool
 
   private static let cache = Locked<[ObjectIdentifier: GroupLayout?]>([:])
 
@@ -90,10 +92,19 @@ struct GroupLayout: Sendable {
     return reflected
   }
 
+  /// Whether a group just made (after ``members(of:made:)``), or a group nested in it, declares rules:
+  /// by its type's layout when it has one, else by `Mirror`.
+  static func declaresRules<Group: SettingsGroup>(_ group: Group) -> Bool {
+    if group.hasOwnRules { return true }
+    if let layout = cache.withLock({ $0[ObjectIdentifier(Group.self)] ?? nil }) { return layout.declaresRules }
+    return GroupRules.nestedGroups(of: group).contains { $0.hasOwnRules }
+  }
+
   /// The layout of an instance's type, read by `Mirror`.
   private init(of group: any SettingsGroup) {
     keyStyle = type(of: group).keyStyle
     var boxCount = 0
+    var declaresRules = group.hasOwnRules
     members = Self.reflected(group).map { name, member in
       switch member {
       case .setting:
@@ -102,10 +113,12 @@ struct GroupLayout: Sendable {
       case .group(let nested):
         let layout = GroupLayout(of: nested)
         boxCount += layout.boxCount
+        declaresRules = declaresRules || layout.declaresRules
         return (name, .group(layout))
       }
     }
     self.boxCount = boxCount
+    self.declaresRules = declaresRules
   }
 
   /// The boxes made by an instance of the type, in order, each with its path.

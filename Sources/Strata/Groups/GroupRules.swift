@@ -91,15 +91,8 @@ extension SettingsGroup {
     return broken
   }
 
-  /// Whether this group or one of its nested groups declares rules.
-  var declaresRules: Bool {
-    !Self.rules.isEmpty || GroupRules.nestedGroups(of: self).contains { $0.hasOwnRules }
-  }
-
   /// Whether this group's type declares rules (its nested groups' aside).
-  private var hasOwnRules: Bool {
-    !Self.rules.isEmpty
-  }
+  var hasOwnRules: Bool { !Self.rules.isEmpty }
 
   /// The full keys of the settings each of ``linked``'s sets names, in `section` (a key path that reads
   /// no setting, or several, names none): found by reading each through a copy of the group.

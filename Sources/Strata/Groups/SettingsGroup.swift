@@ -108,7 +108,7 @@ extension SettingsGroup {
     let section = section ?? Self.section
     let members = GroupLayout.members(of: self, made: frame.boxes)
     frame.lifetime.bind(store: store, typeName: typeName, section: section, members: members)
-    let judged = !GroupRules.isProbing && self.declaresRules
+    let judged = !GroupRules.isProbing && GroupLayout.declaresRules(self)
     if !GroupRules.isProbing, store.fallbackGroup == nil, judged || !Self.linked.isEmpty {
       let links = GroupRules.$isProbing.withValue(true) { Self.linkedKeys(section: section) }
       store.registerRules(
