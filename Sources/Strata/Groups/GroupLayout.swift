@@ -96,7 +96,9 @@ struct GroupLayout: Sendable {
   /// by its type's layout when it has one, else by `Mirror`.
   static func declaresRules<Group: SettingsGroup>(_ group: Group) -> Bool {
     if group.hasOwnRules { return true }
-    if let layout = cache.withLock({ $0[ObjectIdentifier(Group.self)] ?? nil }) { return layout.declaresRules }
+    if let layout = cache.withLock({ $0[ObjectIdentifier(Group.self)] ?? nil }) {
+      return layout.declaresRules
+    }
     return GroupRules.nestedGroups(of: group).contains { $0.hasOwnRules }
   }
 
