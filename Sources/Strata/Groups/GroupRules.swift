@@ -49,8 +49,24 @@ extension SettingsGroup {
   ///
   /// A nested group's rules are judged with its parent's, on the copy's nested group: a broken one is
   /// named with the nested group's type (`'LimitSettings: soft <= hard'`).
-  static func brokenRules(in snapshot: Snapshot, section: String, typeName: String) -> StrataError? {
-    let probe = SettingsStore.inMemory(Self.values(of: section, in: snapshot))
+  ///
+  /// A setting whose value in `snapshot` is rejected (it does not convert or validate) keeps its running
+  /// value, as the group's own setting does (`running` are its settings): the copy reads that value too,
+  /// so that the rules judge what the service would run.
+  static func brokenRules(
+    in snapshot: Snapshot, section: String, typeName: String, running: [any AnySettingBox] = []
+  ) -> StrataError? {
+    var kept = KeyTreeBuilder(origin: .runtime)
+    var keepsAny = false
+    for box in running where box.resolvedWithoutApplying(in: snapshot).rejection != nil {
+      let (value, origin) = box.currentValue()
+      guard let value else { continue }
+      kept.set(SettingValue(value.kind, origin: origin), atNames: SettingKey.names(in: box.key))
+      keepsAny = true
+    }
+    var layers: [any Layer] = [StaticLayer(scope: .defaults, root: Self.values(of: section, in: snapshot))]
+    if keepsAny { layers.append(StaticLayer(scope: .runtime, name: "running", root: kept.build())) }
+    let probe = SettingsStore(layers: layers)
     let group = Self(store: probe, section: section)
     let settings = GroupLayout.boxes(of: group).map(\.box)
     var first: Origin?

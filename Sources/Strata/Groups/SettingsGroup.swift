@@ -111,11 +111,12 @@ extension SettingsGroup {
     let judged = !GroupRules.isProbing && GroupLayout.declaresRules(self)
     if !GroupRules.isProbing, store.fallbackGroup == nil, judged || !Self.linked.isEmpty {
       let links = GroupRules.$isProbing.withValue(true) { Self.linkedKeys(section: section) }
+      let boxes = members.map(\.box)
       store.registerRules(
-        GroupRules(typeName: typeName, boxes: members.map(\.box), links: links) { snapshot in
+        GroupRules(typeName: typeName, boxes: boxes, links: links) { snapshot in
           guard judged else { return nil }
           return GroupRules.$isProbing.withValue(true) {
-            Self.brokenRules(in: snapshot, section: section, typeName: typeName)
+            Self.brokenRules(in: snapshot, section: section, typeName: typeName, running: boxes)
           }
         }, owner: ObjectIdentifier(frame.lifetime))
     }

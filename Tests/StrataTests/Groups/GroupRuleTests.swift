@@ -62,6 +62,39 @@ import Testing
     return condition()
   }
 
+  /// A setting whose edit is rejected keeps its running value, so the rules judge that value with the
+  /// others' new ones: a rejected minimum beside a new maximum below it holds the whole group.
+  @Test func aRejectedValueIsJudgedAtItsRunningValue() throws {
+    try withTemporaryDirectory { dir in
+      try write("[pool]\nminConnections = 5\nmaxConnections = 10\n", to: dir + "/app.ini")
+      let store = SettingsStore(layers: [FileLayer(scope: .system, files: [dir + "/app.ini"])])
+      let pool = RulePoolSettings(store: store)
+      try store.requireAll()
+      try write("[pool]\nminConnections = many\nmaxConnections = 3\n", to: dir + "/app.ini")
+      store.reload()
+      // Published as is, the service would run 5 connections at least and 3 at most.
+      #expect(pool.minConnections == 5 && pool.maxConnections == 10)
+      let messages = store.diagnostics.map(\.description)
+      #expect(
+        messages.contains {
+          $0.contains("breaks its rule 'minConnections <= maxConnections': pool.minConnections = 5")
+            && $0.contains("pool.maxConnections = 3")
+        }, "\(messages)")
+      // A maximum that keeps the rule with the running minimum: published, the rejected value told.
+      try write("[pool]\nminConnections = many\nmaxConnections = 20\n", to: dir + "/app.ini")
+      store.reload()
+      #expect(pool.minConnections == 5 && pool.maxConnections == 20)
+      let rejected = store.diagnostics.map(\.description)
+      #expect(rejected.contains { $0.contains("found \"many\"") }, "\(rejected)")
+      #expect(!rejected.contains { $0.contains("breaks") }, "\(rejected)")
+      // The fix of the rejected value: both new values, which keep the rule.
+      try write("[pool]\nminConnections = 2\nmaxConnections = 3\n", to: dir + "/app.ini")
+      store.reload()
+      #expect(pool.minConnections == 2 && pool.maxConnections == 3)
+      #expect(store.diagnostics.isEmpty, "\(store.diagnostics)")
+    }
+  }
+
   struct LimitSettings: SettingsGroup {
     @Setting var soft = 10
     @Setting var hard = 20
