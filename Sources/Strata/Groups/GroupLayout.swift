@@ -23,6 +23,8 @@ struct GroupLayout: Sendable {
   let boxCount: Int
   /// Whether the type or a group nested in it declares rules (``SettingsGroup/rules``).
   let declaresRules: Bool
+  /// Whether the type or a group nested in it declares linked sets (``SettingsGroup/linked``).
+  let declaresLinks: Bool
 
   private static let cache = Locked<[ObjectIdentifier: GroupLayout?]>([:])
 
@@ -102,11 +104,21 @@ struct GroupLayout: Sendable {
     return GroupRules.nestedGroups(of: group).contains { $0.hasOwnRules }
   }
 
+  /// Whether a group just made, or a group nested in it, declares linked sets: as ``declaresRules(_:)``.
+  static func declaresLinks<Group: SettingsGroup>(_ group: Group) -> Bool {
+    if group.hasOwnLinks { return true }
+    if let layout = cache.withLock({ $0[ObjectIdentifier(Group.self)] ?? nil }) {
+      return layout.declaresLinks
+    }
+    return GroupRules.nestedGroups(of: group).contains { $0.hasOwnLinks }
+  }
+
   /// The layout of an instance's type, read by `Mirror`.
   private init(of group: any SettingsGroup) {
     keyStyle = type(of: group).keyStyle
     var boxCount = 0
     var declaresRules = group.hasOwnRules
+    var declaresLinks = group.hasOwnLinks
     members = Self.reflected(group).map { name, member in
       switch member {
       case .setting:
@@ -116,11 +128,13 @@ struct GroupLayout: Sendable {
         let layout = GroupLayout(of: nested)
         boxCount += layout.boxCount
         declaresRules = declaresRules || layout.declaresRules
+        declaresLinks = declaresLinks || layout.declaresLinks
         return (name, .group(layout))
       }
     }
     self.boxCount = boxCount
     self.declaresRules = declaresRules
+    self.declaresLinks = declaresLinks
   }
 
   /// The boxes made by an instance of the type, in order, each with its path.

@@ -110,16 +110,26 @@ extension SettingsGroup {
   /// Whether this group's type declares rules (its nested groups' aside).
   var hasOwnRules: Bool { !Self.rules.isEmpty }
 
-  /// The full keys of the settings each of ``linked``'s sets names, in `section` (a key path that reads
-  /// no setting, or several, names none): found by reading each through a copy of the group.
+  /// Whether this group's type declares linked sets (its nested groups' aside).
+  var hasOwnLinks: Bool { !Self.linked.isEmpty }
+
+  /// The full keys of the settings each of ``linked``'s sets names, in `section`, this group's and its
+  /// nested groups' (a key path that reads no setting, or several, names none): found by reading each
+  /// through a copy of the group.
   static func linkedKeys(section: String) -> [[String]] {
-    guard !linked.isEmpty else { return [] }
     let group = Self(store: .inMemory(), section: section)
     let settings = GroupLayout.boxes(of: group).map(\.box)
-    return linked.map { set in
+    var sets = group.ownLinkedKeys(settings: settings)
+    for nested in GroupRules.nestedGroups(of: group) { sets += nested.ownLinkedKeys(settings: settings) }
+    return sets
+  }
+
+  /// The full keys of this group's own ``linked`` sets, found among `settings` (the whole copy's).
+  private func ownLinkedKeys(settings: [any AnySettingBox]) -> [[String]] {
+    Self.linked.map { set in
       set.compactMap { keyPath -> String? in
         for setting in settings { setting.forgetReads() }
-        _ = group[keyPath: keyPath]
+        _ = self[keyPath: keyPath]
         let read = settings.filter(\.wasReadByProgram)
         return read.count == 1 ? read[0].key : nil
       }

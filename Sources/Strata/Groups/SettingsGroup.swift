@@ -109,8 +109,10 @@ extension SettingsGroup {
     let members = GroupLayout.members(of: self, made: frame.boxes)
     frame.lifetime.bind(store: store, typeName: typeName, section: section, members: members)
     let judged = !GroupRules.isProbing && GroupLayout.declaresRules(self)
-    if !GroupRules.isProbing, store.fallbackGroup == nil, judged || !Self.linked.isEmpty {
-      let links = GroupRules.$isProbing.withValue(true) { Self.linkedKeys(section: section) }
+    let linksSettings = !GroupRules.isProbing && GroupLayout.declaresLinks(self)
+    if !GroupRules.isProbing, store.fallbackGroup == nil, judged || linksSettings {
+      let links =
+        linksSettings ? GroupRules.$isProbing.withValue(true) { Self.linkedKeys(section: section) } : []
       let boxes = members.map(\.box)
       store.registerRules(
         GroupRules(typeName: typeName, boxes: boxes, links: links) { snapshot in

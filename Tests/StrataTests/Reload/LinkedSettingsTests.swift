@@ -116,4 +116,28 @@ import Testing
       #expect(tls.certificate == "cert-1" && tls.privateKey == "key-0")
     }
   }
+
+  struct ServerSettings: SettingsGroup {
+    static var section: String { "server" }
+    @Setting var port = 8443
+    let tls = TLSFiles()
+  }
+
+  /// A nested group's linked set is kept by its outer group: the certificate waits for its key.
+  @Test func aNestedGroupsLinkedSetIsPublishedTogether() async throws {
+    try await withTemporaryDirectory { dir in
+      let volume = dir + "/tls"
+      try write("cert-0", to: volume + "/certificate")
+      try write("key-0", to: volume + "/privateKey")
+      let store = SettingsStore(layers: [KeyPerFileLayer(directory: volume, keyPrefix: "server.tls")])
+      let server = ServerSettings(store: store)
+      #expect(server.tls.certificate == "cert-0" && server.tls.privateKey == "key-0")
+      try replace(volume + "/certificate", with: "cert-1")
+      await store.reload()
+      #expect(server.tls.certificate == "cert-0" && server.tls.privateKey == "key-0")
+      try replace(volume + "/privateKey", with: "key-1")
+      await store.reload()
+      #expect(server.tls.certificate == "cert-1" && server.tls.privateKey == "key-1")
+    }
+  }
 }
