@@ -49,8 +49,7 @@ package final class HistoryJournal: Sendable {
 
   /// Queues `entry` for the writer (started at the first entry); never waits for the disk.
   func record(_ entry: HistoryEntry) {
-    let starts = lock.withLock { state -> Bool in
-      guard !state.stopped else { return false }
+    enqueue { state in
       if state.pending.count >= maxPending {
         state.dropped += 1
       } else {
@@ -61,6 +60,15 @@ package final class HistoryJournal: Sendable {
         }
         state.pending.append(entry)
       }
+    }
+  }
+
+  /// Changes what is queued (unless the writer has stopped) and wakes the writer, started the first
+  /// time; never waits for the disk.
+  private func enqueue(_ change: (inout State) -> Void) {
+    let starts = lock.withLock { state -> Bool in
+      guard !state.stopped else { return false }
+      change(&state)
       lock.signal()
       guard state.thread == nil else { return false }
       state.thread = JoinableThread.start { [self] in runWriter() }
@@ -94,15 +102,7 @@ package final class HistoryJournal: Sendable {
   /// Queues the standing rollback (`nil`: none stands) for the writer, which keeps it in
   /// ``RollbackRecord/fileName`` so that a restart keeps it too; never waits for the disk.
   func saveRollback(_ record: RollbackRecord?) {
-    let starts = lock.withLock { state -> Bool in
-      guard !state.stopped else { return false }
-      state.rollback = .some(record)
-      lock.signal()
-      guard state.thread == nil else { return false }
-      state.thread = JoinableThread.start { [self] in runWriter() }
-      return state.thread == nil
-    }
-    if starts { writePending() }
+    enqueue { $0.rollback = .some(record) }
   }
 
   /// The standing rollback kept in `directory`, if any (and readable).

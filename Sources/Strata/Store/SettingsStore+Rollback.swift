@@ -104,7 +104,7 @@ extension SettingsStore {
       var changed = false
       for (key, undone) in rollback.undone {
         let now = candidate.entry(forKey: key)?.value
-        if now.map(ValueText.plain) != undone.map(ValueText.plain) || now?.origin != undone?.origin {
+        if !Self.isUnchanged(now, since: undone) {
           rollback.values[key] = nil
           rollback.undone[key] = nil
           changed = true
@@ -163,7 +163,7 @@ extension SettingsStore {
       let undone = key.undone?.value()
       if key.undone != nil && undone == nil { continue }
       let now = current.entry(forKey: key.key)?.value
-      guard now.map(ValueText.plain) == undone.map(ValueText.plain), now?.origin == undone?.origin else {
+      guard Self.isUnchanged(now, since: undone) else {
         continue
       }
       rollback.values[key.key] = value
@@ -178,6 +178,12 @@ extension SettingsStore {
     }
     state.withLock { $0.health.rollback = rollback }
     rebuild(reloading: [])
+  }
+
+  /// Whether the layers' value of a key, `now`, is still the one a rollback undid: the same text from the
+  /// same place (an edit changes one or the other).
+  static func isUnchanged(_ now: SettingValue?, since undone: SettingValue?) -> Bool {
+    now.map(ValueText.plain) == undone.map(ValueText.plain) && now?.origin == undone?.origin
   }
 
   /// How the reason of a rollback kept across a restart begins.
