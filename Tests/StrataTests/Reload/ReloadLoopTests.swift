@@ -54,7 +54,12 @@ import Testing
       callers.append(("saveValue on a thread", store.generation, setter))
       let before = store.generation
       try replaceFile(file, with: "[app]\nvalue = one\ncount = 5\n")
-      #expect(await waitUntil(within: 60) { settings.count == 5 && store.generation > before })
+      // A generation's event is told right after it is published: wait for the event too.
+      #expect(
+        await waitUntil(within: 60) {
+          settings.count == 5 && store.generation > before
+            && calls.thread(ofGeneration: store.generation) != nil
+        })
 
       let loop = try #require(calls.thread(ofGeneration: store.generation), "the edit was not told")
       for (what, generation, caller) in callers {
